@@ -51,9 +51,10 @@ import org.agrona.concurrent.NanoClock;
  *   <li>BreakTrade: an operator breaks an execution of the day (OUCH 4.2 / ITCH 5.0 Broken Trade). When the match
  *       number names an execution of the shard's {@link Executions} in that symbol, of the engine clock's day (a day
  *       ends at its midnight), not broken yet, and the reason is
- *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book is not
- *       changed: as on Nasdaq, a broken trade nullifies the execution for clearing but restores no order (the shares
- *       stay executed for the orders' open sizes).</li>
+ *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book's
+ *       orders are not changed: as on Nasdaq, a broken trade nullifies the execution for clearing but restores no
+ *       order (the shares stay executed for the orders' open sizes); the execution is no longer the symbol's last
+ *       trade, the closing cross's reference ({@link MatchingEngine#tradeBroken}).</li>
  *   <li>CrossLock, RunCross: the closing cross's late period and the cross itself
  *       ({@link MatchingEngine#crossLock(long)}, {@link MatchingEngine#runCross(long)}). Refused, like the other admin
  *       commands, for a symbol this shard does not trade, a CrossLock when the cross is already locked, a RunCross
@@ -449,6 +450,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             reject = null;
             executions.markBroken(index);
+            engine.tradeBroken(symbol, matchNumber);
             eventProxy.tradeBroken(index, reason);
         }
         if (null != reject)

@@ -512,6 +512,43 @@ class EngineServiceTest
     }
 
     /**
+     * A trade at 100.00, then one at 100.20 that an operator breaks, then a bid at 99.80 and an offer at 100.30
+     * (midpoint 100.05), and a closing-cross buy at 100.05 and sell at 100.01: 100 shares with imbalance 0 execute at
+     * 100.01 or 100.05. The reference is the last trade not broken, 100.00, so the cross is at 100.01; the broken
+     * trade, or the midpoint, would have picked 100.05.
+     */
+    @Test
+    void shouldCrossClosestToTheTradeBeforeABrokenOne() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, 11, "AAPL", Side.BUY, 100, PRICE, 1);
+        send(commands, 12, "AAPL", Side.SELL, 100, PRICE, 2);
+        send(commands, 13, "AAPL", Side.SELL, 100, PRICE + 2_000, 3);
+        send(commands, 14, "AAPL", Side.BUY, 100, PRICE + 2_000, 4);
+        breakTrade(commands, "AAPL", number(2), 'E', 5);
+        send(commands, 15, "AAPL", Side.BUY, 100, PRICE - 2_000, 6);
+        send(commands, 16, "AAPL", Side.SELL, 100, PRICE + 3_000, 7);
+        send(commands,
+            newOrder(17, "AAPL", Side.BUY, 100, PRICE + 500, DAY, 8).display((byte)'Y').crossType((byte)'C'));
+        send(commands,
+            newOrder(18, "AAPL", Side.SELL, 100, PRICE + 100, DAY, 9).display((byte)'Y').crossType((byte)'C'));
+        crossLock(commands, "AAPL", 10);
+        runCross(commands, "AAPL", 11);
+
+        assertThat(await(events, 20)).map(Event::text)
+            .filteredOn((text) -> text.startsWith("executed") || text.startsWith("broken") || text.startsWith("cross"))
+            .containsExactly(
+                "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=2",
+                "executed 100@" + (PRICE + 2_000) + " taker 14 maker 13 match " + number(2) + " t=4",
+                "broken AAPL 100@" + (PRICE + 2_000) + " taker 14/" + number(4) + " maker 13/" + number(3) +
+                    " match " + number(2) + " E t=5",
+                "executed C 100@" + (PRICE + 100) + " taker 17 maker 18 match " + number(3) + " t=11",
+                "cross AAPL 100@" + (PRICE + 100) + " match " + number(4) + " C t=11");
+    }
+
+    /**
      * A midpoint peg rests while the midpoint (99.00 + 101.00) / 2 is within its limit 100.50: OrderPriorityUpdated
      * carries its working price after OrderAdded; the midpoint moving beyond the limit carries the limit.
      */

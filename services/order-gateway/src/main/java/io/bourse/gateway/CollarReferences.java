@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.LastTrades;
 import io.bourse.common.config.SymbolDirectory;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -9,17 +10,15 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Per symbol, the day's last trades the gateway heard, by match number: the collar reference of its pre-trade risk
- * checks ({@link PreTradeRisk}) is the price of the newest one not broken. Kept so that a gateway restarted during the
- * day collars orders around it from its first order (without it, a restart knew only the trades of the engine events
- * it replays, those after the positions its journals had answered, {@link EventPositions}, or none without the event
- * archive), and so that a broken trade (engine TradeBroken, an operator's BreakTrade) gives the reference back to the
- * trade before it: a trade broken as clearly erroneous must not centre the collar on its price. The last
- * {@value #TRADES} trades of each symbol are kept, so an erroneous order's executions (one per resting order it took)
- * can all be broken and the reference is the trade before them, as long as they are no more than that; when every
- * trade kept is broken the reference is the configured one again, the trades before them being gone. Kept in the
- * day's journal directory, in a file mapped into memory, so that a store reaches the page cache (it survives a crash
- * of the process) without a system call; it is never forced.
+ * Per symbol, the day's last trades the gateway heard ({@link LastTrades}): the collar reference of its pre-trade
+ * risk checks ({@link PreTradeRisk}) is the price of the newest one not broken. Kept so that a gateway restarted during
+ * the day collars orders around it from its first order (without it, a restart knew only the trades of the engine
+ * events it replays, those after the positions its journals had answered, {@link EventPositions}, or none without the
+ * event archive), and so that a broken trade (engine TradeBroken, an operator's BreakTrade) gives the reference back
+ * to the trade before it: a trade broken as clearly erroneous must not centre the collar on its price; when every
+ * trade kept is broken the reference is the configured one again. Kept in the day's journal directory, in a file
+ * mapped into memory, so that a store reaches the page cache (it survives a crash of the process) without a system
+ * call; it is never forced.
  * <pre>
  *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 1,056 bytes at 1,056 x (Stock
  *   Locate - 1):
@@ -27,43 +26,30 @@ import java.nio.file.Path;
  *   | Offset | Length | Field                                                                    |
  *   +--------+--------+--------------------------------------------------------------------------+
  *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none                |
- *   |      8 |      8 | Trades stored today, n; trade k (0 to n - 1) is in slot k mod 65, and    |
- *   |        |        | the newest 64 (n - 64 to n - 1) are kept                                 |
- *   | 16 + i |     16 | Slot i, 0 to 64: the trade's Match Number (8), then its price in         |
- *   |   x 16 |        | 1/10000 dollars (8), 0 once the trade is broken                          |
+ *   |      8 |  1,048 | Its last trades (io.bourse.common.LastTrades)                            |
  *   +--------+--------+--------------------------------------------------------------------------+
  * </pre>
  * An entry whose symbol is not the directory's at that locate (a gateway restarted with other symbols) is no reference.
- * A symbol's trades are its shard's executions, whose match numbers grow from trade to trade and from run to run
- * (io.bourse.common.EngineNumbering: the host's wall clock not set back between two runs), so a trade whose match
- * number is not above the newest stored is one already stored (an engine event replayed after a restart) and is left
- * out. A new trade goes into the one slot that holds no kept trade, and the count that makes it the newest is written
- * after it, so a crash in between leaves the kept trades as they were; the replayed event stores it again. A file of
- * an earlier version ({@code collar-references}, one trade per symbol, before stop 100) is not read: a gateway of this
- * version restarted on a day that one began collars around the configured references until each symbol trades. The
- * only copy of the last trades: {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry (no
- * lookup of its own). Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
+ * A trade already stored (an engine event replayed after a restart) is left out, and a crash while a trade is stored
+ * leaves the kept trades as they were; the replayed event stores it again ({@link LastTrades}). A file of an earlier
+ * version ({@code collar-references}, one trade per symbol, before stop 100) is not read: a gateway of this version
+ * restarted on a day that one began collars around the configured references until each symbol trades. The only copy
+ * of the last trades: {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry (no lookup of
+ * its own). Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
  */
 final class CollarReferences implements AutoCloseable
 {
     /** Name of the file in the day's journal directory (not a journal's suffix). */
     static final String FILE_NAME = "collar-trades";
-    /** Trades kept per symbol. */
-    static final int TRADES = 64;
-    /** Slots per symbol: one more than the trades kept, for the next trade to be written into while they are read. */
-    private static final int SLOTS = TRADES + 1;
     private static final int SYMBOL_OFFSET = 0;
-    private static final int COUNT_OFFSET = 8;
-    private static final int SLOTS_OFFSET = 16;
-    private static final int SLOT_LENGTH = 16;
-    private static final int MATCH_NUMBER_OFFSET = 0;
-    private static final int PRICE_OFFSET = 8;
+    private static final int TRADES_OFFSET = 8;
     /** Length of a symbol's entry. */
-    static final int ENTRY_LENGTH = SLOTS_OFFSET + SLOTS * SLOT_LENGTH;
+    static final int ENTRY_LENGTH = TRADES_OFFSET + LastTrades.LENGTH;
 
     /** The file's mapping; null for references in memory only. */
     private final MappedByteBuffer mapping;
     private final UnsafeBuffer buffer;
+    private final LastTrades trades = new LastTrades();
 
     private CollarReferences(final MappedByteBuffer mapping, final UnsafeBuffer buffer)
     {
@@ -111,21 +97,12 @@ final class CollarReferences implements AutoCloseable
         {
             return 0;
         }
-        final long count = buffer.getLong(offset + COUNT_OFFSET);
-        for (long trade = count - 1; trade >= Math.max(0, count - TRADES); trade--)
-        {
-            final long price = buffer.getLong(slot(offset, trade) + PRICE_OFFSET);
-            if (0 != price)
-            {
-                return price;
-            }
-        }
-        return 0;
+        return trades.wrap(buffer, offset + TRADES_OFFSET).price();
     }
 
     /**
      * Stores a trade as its symbol's newest, unless it is one already stored (its match number is not above the
-     * newest's); the oldest of {@value #TRADES} kept is dropped.
+     * newest's); the oldest of {@value LastTrades#TRADES} kept is dropped.
      *
      * @param entry       a symbol of the directory the file was opened with.
      * @param matchNumber the trade's engine match number, positive.
@@ -135,22 +112,15 @@ final class CollarReferences implements AutoCloseable
     {
         final long symbol = entry.packed();
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
+        trades.wrap(buffer, offset + TRADES_OFFSET);
         if (symbol != buffer.getLong(offset + SYMBOL_OFFSET))
         {
             // Emptied while the entry changes symbols: a crash in between must not pair a symbol with another's trades.
             buffer.putLongVolatile(offset + SYMBOL_OFFSET, 0);
-            buffer.putLongVolatile(offset + COUNT_OFFSET, 0);
+            trades.clear();
             buffer.putLongVolatile(offset + SYMBOL_OFFSET, symbol);
         }
-        final long count = buffer.getLong(offset + COUNT_OFFSET);
-        if (count > 0 && matchNumber <= buffer.getLong(slot(offset, count - 1) + MATCH_NUMBER_OFFSET))
-        {
-            return;
-        }
-        final int slot = slot(offset, count);
-        buffer.putLong(slot + MATCH_NUMBER_OFFSET, matchNumber);
-        buffer.putLong(slot + PRICE_OFFSET, price);
-        buffer.putLongOrdered(offset + COUNT_OFFSET, count + 1);
+        trades.store(matchNumber, price);
     }
 
     /**
@@ -163,19 +133,9 @@ final class CollarReferences implements AutoCloseable
     void broken(final SymbolDirectory.Entry entry, final long matchNumber)
     {
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
-        if (entry.packed() != buffer.getLong(offset + SYMBOL_OFFSET))
+        if (entry.packed() == buffer.getLong(offset + SYMBOL_OFFSET))
         {
-            return;
-        }
-        final long count = buffer.getLong(offset + COUNT_OFFSET);
-        for (long trade = count - 1; trade >= Math.max(0, count - TRADES); trade--)
-        {
-            final int slot = slot(offset, trade);
-            if (matchNumber == buffer.getLong(slot + MATCH_NUMBER_OFFSET))
-            {
-                buffer.putLongOrdered(slot + PRICE_OFFSET, 0);
-                return;
-            }
+            trades.wrap(buffer, offset + TRADES_OFFSET).broken(matchNumber);
         }
     }
 
@@ -187,10 +147,5 @@ final class CollarReferences implements AutoCloseable
         {
             IoUtil.unmap(mapping);
         }
-    }
-
-    private static int slot(final int entryOffset, final long trade)
-    {
-        return entryOffset + SLOTS_OFFSET + (int)(trade % SLOTS) * SLOT_LENGTH;
     }
 }

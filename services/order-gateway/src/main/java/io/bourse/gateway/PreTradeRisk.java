@@ -223,7 +223,7 @@ final class PreTradeRisk
     /**
      * A trade broken on the engine's event stream (TradeBroken): it is the collar reference no more; the symbol's
      * newest trade not broken is, else its configured reference ({@link CollarReferences} keeps the last
-     * {@value CollarReferences#TRADES} trades).
+     * {@value io.bourse.common.LastTrades#TRADES} trades).
      *
      * @param symbol      packed symbol.
      * @param matchNumber the broken execution's engine match number.

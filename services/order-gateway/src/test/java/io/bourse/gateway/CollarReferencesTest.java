@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.LastTrades;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import org.junit.jupiter.api.Test;
@@ -59,14 +60,14 @@ class CollarReferencesTest
 
     /**
      * A broken trade is no reference: the newest one before it is, also after a restart, and none once the last
-     * {@value CollarReferences#TRADES} kept are broken.
+     * {@value LastTrades#TRADES} kept are broken.
      */
     @Test
     void shouldGiveTheReferenceToTheNewestTradeNotBroken() throws IOException
     {
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
         final SymbolDirectory.Entry msft = entry(symbols, "MSFT");
-        final int last = CollarReferences.TRADES + 2;
+        final int last = LastTrades.TRADES + 2;
         try (CollarReferences references = CollarReferences.open(dir, symbols))
         {
             for (int trade = 1; trade <= last; trade++)

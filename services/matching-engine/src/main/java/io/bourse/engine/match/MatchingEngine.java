@@ -100,7 +100,7 @@ import java.util.Objects;
  *       of the continuous book's displayed and non-displayed orders (midpoint pegs take no part), the price that
  *       maximises the executable shares {@code min(B, S)}, B being the buy interest priced at or above it and S the
  *       sell interest at or below it; ties go to the smallest imbalance {@code |B - S|}, then to the price closest to
- *       the reference price (the symbol's {@linkplain OrderBook#lastTradePrice() last execution}, else the
+ *       the reference price (the symbol's {@linkplain OrderBook#lastTradePrice() last trade not broken}, else the
  *       {@linkplain OrderBook#midpoint() midpoint} of the displayed best bid and offer, else none), then to the lower
  *       price. Everything executes at that one price: the buys by price descending, the sells by price ascending,
  *       and at one price the continuous level's queue (in its own priority, displayed before non-displayed) and the
@@ -574,6 +574,27 @@ public final class MatchingEngine
     }
 
     /**
+     * An execution broken (admin command BreakTrade, once its caller has found it an execution of the symbol's, not
+     * broken yet): it is no longer the symbol's last trade, which the closing cross's reference price is; the newest
+     * trade before it not broken is ({@link OrderBook#lastTradePrice()}). Publishes no event: the caller publishes the
+     * TradeBroken.
+     *
+     * @param symbol      packed symbol.
+     * @param matchNumber the execution's match number.
+     * @return false, changing nothing, when this shard does not trade the symbol.
+     */
+    public boolean tradeBroken(final long symbol, final long matchNumber)
+    {
+        final OrderBook book = booksBySymbol.get(symbol);
+        if (null == book)
+        {
+            return false;
+        }
+        book.lastTrades.broken(matchNumber);
+        return true;
+    }
+
+    /**
      * Runs a symbol's closing cross (admin command RunCross): executions at the cross price, cancels of the
      * closing-cross orders left, {@link MatchingEngineListener#onCrossCompleted}, unlock, peg sweep; see the class
      * comment. A command of the sequenced input, like the order commands.
@@ -589,7 +610,8 @@ public final class MatchingEngine
         {
             return false;
         }
-        final long referencePrice = 0 != book.lastTradePrice ? book.lastTradePrice : book.midpoint();
+        final long lastTradePrice = book.lastTradePrice();
+        final long referencePrice = 0 != lastTradePrice ? lastTradePrice : book.midpoint();
         long price = 0;
         long shares = 0;
         long matchNumber = 0;
@@ -598,8 +620,8 @@ public final class MatchingEngine
             price = crossPrice.price();
             shares = crossPrice.shares();
             executeCross(book, price, shares);
-            book.lastTradePrice = price;
             matchNumber = nextMatchNumber();
+            book.lastTrades.store(matchNumber, price);
         }
         cancelCrossOrders(book.crossBids);
         cancelCrossOrders(book.crossAsks);
@@ -1511,8 +1533,9 @@ public final class MatchingEngine
             ordersByClientId.remove(makerClientOrderId);
             release(maker);
         }
-        book.lastTradePrice = price;
-        listener.onOrderExecuted(nextMatchNumber(), book.symbol(), quantity, price,
+        final long matchNumber = nextMatchNumber();
+        book.lastTrades.store(matchNumber, price);
+        listener.onOrderExecuted(matchNumber, book.symbol(), quantity, price,
             taker.clientOrderId, taker.orderId, taker.side, makerClientOrderId, makerOrderId, makerLeaves,
             taker.remaining);
     }

@@ -1,5 +1,8 @@
 package io.bourse.engine.match;
 
+import io.bourse.common.LastTrades;
+import org.agrona.concurrent.UnsafeBuffer;
+
 /**
  * The limit order book of one symbol: bids and offers in price-time priority, and apart from them the cross book of
  * closing-cross orders waiting for the symbol's cross (see {@link MatchingEngine}). Read access for tests, snapshots
@@ -44,8 +47,8 @@ public final class OrderBook
     final BookSide crossAsks;
     /** In the cross's late period, from CrossLock to the end of RunCross. */
     boolean crossLocked;
-    /** Price of the symbol's latest execution in 1/10000 dollars, 0 before the first. */
-    long lastTradePrice;
+    /** The symbol's last executions and cross trades, by match number: the newest not broken is the last trade. */
+    final LastTrades lastTrades = new LastTrades().wrap(new UnsafeBuffer(new byte[LastTrades.LENGTH]), 0);
 
     OrderBook(final long symbol)
     {
@@ -99,12 +102,13 @@ public final class OrderBook
     }
 
     /**
-     * @return the price of the symbol's latest execution (continuous or cross; a broken trade does not change it) in
-     * 1/10000 dollars, or 0 before the first.
+     * @return the price of the symbol's latest trade not broken (an execution or a closing cross's trade) in 1/10000
+     * dollars, of its last {@value LastTrades#TRADES}; 0 before the first, or when they are all broken
+     * ({@link MatchingEngine#tradeBroken}).
      */
     public long lastTradePrice()
     {
-        return lastTradePrice;
+        return lastTrades.price();
     }
 
     BookSide side(final Side side)

@@ -195,6 +195,35 @@ class MatchingEngineCrossTest
             new CrossCompleted(price(1005), 100, matchNumber(3), CrossType.CLOSING));
     }
 
+    /**
+     * As above with a last trade at 10.04 before two at 9.90 and 10.10 that an operator breaks: the reference is the
+     * last trade not broken, 10.04, which picks 10.05; the midpoint 9.95, or the broken 9.90, would have picked 10.00.
+     */
+    @Test
+    void shouldCrossClosestToTheLastTradeNotBroken()
+    {
+        enter(1, Side.SELL, 100, 1004, Display.ANONYMOUS);
+        enter(2, Side.BUY, 100, 1004, Display.ANONYMOUS);
+        enter(3, Side.SELL, 100, 990, Display.ANONYMOUS);
+        enter(4, Side.BUY, 100, 990, Display.ANONYMOUS);
+        enter(5, Side.SELL, 100, 1010, Display.ANONYMOUS);
+        enter(6, Side.BUY, 100, 1010, Display.ANONYMOUS);
+        assertThat(engine.tradeBroken(AAPL, matchNumber(3))).isTrue();
+        assertThat(engine.tradeBroken(GOOG, matchNumber(2))).as("a symbol the shard does not trade").isFalse();
+        assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(990));
+        assertThat(engine.tradeBroken(AAPL, matchNumber(2))).isTrue();
+        assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(1004));
+        enter(7, Side.BUY, 100, 980, Display.ANONYMOUS);
+        enter(8, Side.SELL, 100, 1010, Display.ANONYMOUS);
+        cross(9, Side.BUY, 100, 1005);
+        cross(10, Side.SELL, 100, 1000);
+
+        assertThat(lockAndRun()).containsExactly(
+            new CrossExecuted(matchNumber(4), 100, price(1005), 9, Side.BUY, 10, 0, 0),
+            new CrossCompleted(price(1005), 100, matchNumber(5), CrossType.CLOSING));
+        assertThat(engine.book(AAPL).lastTradePrice()).as("the cross's trade").isEqualTo(price(1005));
+    }
+
     /** A buy of 100 at 10.05 and a sell of 100 at 10.00 alone: no reference price, so the lower price, 10.00. */
     @Test
     void shouldCrossAtTheLowerPriceWhenThereIsNoReferencePrice()
