@@ -3,11 +3,11 @@ package io.bourse.common;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
- * A symbol's last trades by match number, and the price of the newest one not broken: the reference price that a
- * trade broken as clearly erroneous (OUCH 4.2 Broken Trade, ITCH 5.0 Broken Trade, an operator's BreakTrade) must not
- * stay. The order gateway's collar reference ({@code CollarReferences}, in a mapped file) and the matching engine's
- * closing-cross reference ({@code OrderBook}, on the heap) are both this. A flyweight over {@value #LENGTH} bytes of a
- * buffer, native byte order:
+ * A symbol's last trades by match number, and the price of the newest one not broken: a reference price that a broken
+ * trade (OUCH 4.2 Broken Trade, ITCH 5.0 Broken Trade, an operator's BreakTrade, for any reason; as a rule one far from
+ * the market) must not stay. The order gateway's collar reference ({@code CollarReferences}, in a mapped file) and the
+ * matching engine's closing-cross reference ({@code OrderBook}, on the heap) are both this. A flyweight over
+ * {@value #LENGTH} bytes of a buffer, native byte order:
  * <pre>
  *   +--------+--------+--------------------------------------------------------------------------+
  *   | Offset | Length | Field                                                                    |
@@ -18,14 +18,15 @@ import org.agrona.concurrent.AtomicBuffer;
  *   |   x 16 |        | 1/10000 dollars (8), 0 once the trade is broken                          |
  *   +--------+--------+--------------------------------------------------------------------------+
  * </pre>
- * The last {@value #TRADES} trades are kept, so an erroneous order's executions (one per resting order it took) can
- * all be broken and the reference is the trade before them, as long as they are no more than that; when every trade
- * kept is broken there is none, the trades before them being gone. A symbol's trades are its shard's executions, whose
- * match numbers grow from trade to trade and from run to run ({@link EngineNumbering}: the host's wall clock not set
- * back between two runs), so a trade whose match number is not above the newest stored is one already stored (an
- * engine event replayed after a restart) and is left out. A new trade goes into the one slot that holds no kept trade,
- * and the count that makes it the newest is written after it (an ordered store), so a crash in between leaves the kept
- * trades of a mapped file as they were. Not thread safe: one thread stores and reads; allocates nothing.
+ * The last {@value #TRADES} trades are kept, so an erroneous order's executions (one per resting order it took) can all
+ * be broken and the reference is the trade before them, as long as they are fewer than {@value #TRADES}; when every
+ * trade kept is broken there is none, the trades before them being gone. A symbol's trades are its shard's executions,
+ * whose match numbers grow from trade to trade and from run to run ({@link EngineNumbering}: the host's wall clock not
+ * set back between two runs), so a trade whose match number is not above the newest stored is one already stored and is
+ * left out: in the gateway's file, an engine event replayed after a restart (the engine rebuilds its own from nothing
+ * by replaying its commands, so it never stores one twice). A new trade goes into the one slot that holds no kept
+ * trade, and the count that makes it the newest is written after it (an ordered store), so a crash in between leaves
+ * the kept trades of a mapped file as they were. Not thread safe: one thread stores and reads; allocates nothing.
  */
 public final class LastTrades
 {

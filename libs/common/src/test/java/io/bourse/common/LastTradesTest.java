@@ -21,29 +21,34 @@ class LastTradesTest
         assertThat(trades.price()).isZero();
     }
 
-    /** Past the 65 slots: the newest 64 are kept, each broken in turn gives the reference to the one before. */
+    /**
+     * Past the 65 slots: the newest 64 are kept, each broken in turn gives the reference to the one before, and none
+     * is left once they all are, though the trade before them is still in the 65th slot.
+     */
     @Test
     void shouldGiveTheReferenceToTheNewestTradeNotBrokenAmongTheLast64()
     {
         final int last = 3 * LastTrades.TRADES + 5;
+        final int oldestKept = last - LastTrades.TRADES + 1;
         for (int trade = 1; trade <= last; trade++)
         {
-            trades.store(matchNumber(trade), 1_000_000 + trade);
+            trades.store(matchNumber(trade), price(trade));
         }
-        assertThat(trades.price()).isEqualTo(1_000_000 + last);
+        assertThat(trades.price()).isEqualTo(price(last));
         trades.broken(matchNumber(last - 1));
-        assertThat(trades.price()).as("a trade broken behind the newest").isEqualTo(1_000_000 + last);
-        for (int trade = last; trade > last - LastTrades.TRADES + 1; trade--)
+        assertThat(trades.price()).as("a trade broken behind the newest").isEqualTo(price(last));
+        trades.broken(matchNumber(last));
+        assertThat(trades.price()).isEqualTo(price(last - 2));
+        for (int trade = last - 2; trade > oldestKept; trade--)
         {
             trades.broken(matchNumber(trade));
-            assertThat(trades.price()).isGreaterThanOrEqualTo(1_000_000 + last - LastTrades.TRADES + 1);
+            assertThat(trades.price()).isEqualTo(price(trade - 1));
         }
-        assertThat(trades.price()).as("the oldest kept").isEqualTo(1_000_000 + last - LastTrades.TRADES + 1);
-        trades.broken(matchNumber(last - LastTrades.TRADES));
-        assertThat(trades.price()).as("a trade no longer kept").isEqualTo(1_000_000 + last - LastTrades.TRADES + 1);
-        trades.broken(matchNumber(last - LastTrades.TRADES + 1));
-        assertThat(trades.price()).as("every trade kept broken").isZero();
-        assertThat(buffer.getLong(0)).as("nothing written before the offset").isZero();
+        trades.broken(matchNumber(oldestKept));
+        assertThat(trades.price()).as("every trade kept broken, not the one before them").isZero();
+        trades.store(matchNumber(last + 1), price(last + 1));
+        assertThat(trades.price()).isEqualTo(price(last + 1));
+        assertThat(buffer.getLong(OFFSET - 8)).as("nothing written before the offset").isZero();
         assertThat(buffer.getLong(OFFSET + LastTrades.LENGTH)).as("nor after the length").isZero();
     }
 
@@ -67,6 +72,11 @@ class LastTradesTest
         assertThat(trades.price()).isZero();
         trades.store(matchNumber(1), 1_000_300);
         assertThat(trades.price()).as("a lower match number after a clear").isEqualTo(1_000_300);
+    }
+
+    private static long price(final int trade)
+    {
+        return 1_000_000 + trade;
     }
 
     /** @return the engine's match number of a shard's trade: its count, then the shard (1) in the low 4 bits. */

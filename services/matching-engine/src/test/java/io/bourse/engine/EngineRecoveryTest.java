@@ -62,9 +62,11 @@ import static io.bourse.engine.ShardStreams.metric;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
+import static io.bourse.engine.ShardStreams.quoteThenCross;
 import static io.bourse.engine.ShardStreams.readSequencedEvents;
 import static io.bourse.engine.ShardStreams.send;
 import static io.bourse.engine.ShardStreams.sendRestingOrdersUntilHeld;
+import static io.bourse.engine.ShardStreams.tradeThenBreakATradeAbove;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -189,6 +191,35 @@ class EngineRecoveryTest
                 new Event(2, "canceled 14 10 leaves 0 U resting t=782"),
                 new Event(3, "accepted 15 AAPL BUY 5@" + PRICE + " Y t=783"),
                 new Event(4, "added BUY 5@" + PRICE + " Y"));
+        }
+    }
+
+    /**
+     * A run trades twice and an operator breaks its newer trade; the next run recovers the break with the books, so
+     * its closing cross takes the trade before the broken one as its reference ({@link ShardStreams#quoteThenCross}).
+     */
+    @Test
+    void shouldRecoverABrokenTradeAsNoCrossReference() throws Exception
+    {
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            tradeThenBreakATradeAbove(connect(events), number(2));
+            assertThat(awaitAfterStart(events, 10)).map(Event::text).contains(
+                "broken AAPL 100@" + (PRICE + 2_000) + " taker 14/" + number(4) + " maker 13/" + number(3) +
+                    " match " + number(2) + " E t=5");
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            quoteThenCross(connect(events));
+
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 10)).map(Event::text)
+                .filteredOn((text) -> text.startsWith("executed") || text.startsWith("cross"))
+                .hasSize(2)
+                .allSatisfy((text) -> assertThat(text).contains(" 100@" + (PRICE + 100) + " "));
         }
     }
 

@@ -68,6 +68,7 @@ import static io.bourse.engine.ShardStreams.clockTick;
 import static io.bourse.engine.ShardStreams.crossLock;
 import static io.bourse.engine.ShardStreams.metric;
 import static io.bourse.engine.ShardStreams.newOrder;
+import static io.bourse.engine.ShardStreams.quoteThenCross;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
 import static io.bourse.engine.ShardStreams.readSequencedEvents;
@@ -75,6 +76,7 @@ import static io.bourse.engine.ShardStreams.replace;
 import static io.bourse.engine.ShardStreams.runCross;
 import static io.bourse.engine.ShardStreams.selfTradePrevention;
 import static io.bourse.engine.ShardStreams.send;
+import static io.bourse.engine.ShardStreams.tradeThenBreakATradeAbove;
 import static io.bourse.engine.ShardStreams.sendRestingOrders;
 import static io.bourse.engine.ShardStreams.sendRestingOrdersUntilHeld;
 import static io.bourse.engine.ShardStreams.tradingState;
@@ -511,31 +513,15 @@ class EngineServiceTest
             "bourse_engine_events_total{type=\"cross_completed\"} 1.0");
     }
 
-    /**
-     * A trade at 100.00, then one at 100.20 that an operator breaks, then a bid at 99.80 and an offer at 100.30
-     * (midpoint 100.05), and a closing-cross buy at 100.05 and sell at 100.01: 100 shares with imbalance 0 execute at
-     * 100.01 or 100.05. The reference is the last trade not broken, 100.00, so the cross is at 100.01; the broken
-     * trade, or the midpoint, would have picked 100.05.
-     */
+    /** The closing cross's reference is the last trade not broken ({@link ShardStreams#quoteThenCross}). */
     @Test
     void shouldCrossClosestToTheTradeBeforeABrokenOne() throws Exception
     {
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
 
-        send(commands, 11, "AAPL", Side.BUY, 100, PRICE, 1);
-        send(commands, 12, "AAPL", Side.SELL, 100, PRICE, 2);
-        send(commands, 13, "AAPL", Side.SELL, 100, PRICE + 2_000, 3);
-        send(commands, 14, "AAPL", Side.BUY, 100, PRICE + 2_000, 4);
-        breakTrade(commands, "AAPL", number(2), 'E', 5);
-        send(commands, 15, "AAPL", Side.BUY, 100, PRICE - 2_000, 6);
-        send(commands, 16, "AAPL", Side.SELL, 100, PRICE + 3_000, 7);
-        send(commands,
-            newOrder(17, "AAPL", Side.BUY, 100, PRICE + 500, DAY, 8).display((byte)'Y').crossType((byte)'C'));
-        send(commands,
-            newOrder(18, "AAPL", Side.SELL, 100, PRICE + 100, DAY, 9).display((byte)'Y').crossType((byte)'C'));
-        crossLock(commands, "AAPL", 10);
-        runCross(commands, "AAPL", 11);
+        tradeThenBreakATradeAbove(commands, number(2));
+        quoteThenCross(commands);
 
         assertThat(await(events, 20)).map(Event::text)
             .filteredOn((text) -> text.startsWith("executed") || text.startsWith("broken") || text.startsWith("cross"))

@@ -494,6 +494,42 @@ final class ShardStreams
         offer(publication, admin.buffer(), admin.runCross(timestampNs, Symbols.pack(symbol)));
     }
 
+    /**
+     * AAPL trades at 100.00 (orders 11 and 12, the run's first match number), then at 100.20 (13 and 14, its second),
+     * which an operator breaks ('E'); timestamps 1 to 5.
+     *
+     * @param publication  the shard's command publication.
+     * @param secondTrade  the run's second match number, of the trade broken.
+     */
+    static void tradeThenBreakATradeAbove(final Publication publication, final long secondTrade)
+    {
+        send(publication, 11, "AAPL", Side.BUY, 100, PRICE, 1);
+        send(publication, 12, "AAPL", Side.SELL, 100, PRICE, 2);
+        send(publication, 13, "AAPL", Side.SELL, 100, PRICE + 2_000, 3);
+        send(publication, 14, "AAPL", Side.BUY, 100, PRICE + 2_000, 4);
+        breakTrade(publication, "AAPL", secondTrade, 'E', 5);
+    }
+
+    /**
+     * A bid at 99.80 and an offer at 100.30 (midpoint 100.05), a closing-cross buy at 100.05 and sell at 100.01, then
+     * CrossLock and RunCross; timestamps 6 to 11: 10 events. 100 shares with imbalance 0 execute at 100.01 or 100.05,
+     * the one closer to the reference: 100.01 after {@link #tradeThenBreakATradeAbove}, the last trade not broken being
+     * 100.00; the broken trade, or the midpoint, would pick 100.05.
+     *
+     * @param publication the shard's command publication.
+     */
+    static void quoteThenCross(final Publication publication)
+    {
+        send(publication, 15, "AAPL", Side.BUY, 100, PRICE - 2_000, 6);
+        send(publication, 16, "AAPL", Side.SELL, 100, PRICE + 3_000, 7);
+        send(publication,
+            newOrder(17, "AAPL", Side.BUY, 100, PRICE + 500, DAY, 8).display((byte)'Y').crossType((byte)'C'));
+        send(publication,
+            newOrder(18, "AAPL", Side.SELL, 100, PRICE + 100, DAY, 9).display((byte)'Y').crossType((byte)'C'));
+        crossLock(publication, "AAPL", 10);
+        runCross(publication, "AAPL", 11);
+    }
+
     static void offer(final Publication publication, final DirectBuffer buffer, final int length)
     {
         while (publication.offer(buffer, 0, length) < 0)

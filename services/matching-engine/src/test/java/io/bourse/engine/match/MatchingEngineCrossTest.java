@@ -196,21 +196,22 @@ class MatchingEngineCrossTest
     }
 
     /**
-     * As above with a last trade at 10.04 before two at 9.90 and 10.10 that an operator breaks: the reference is the
-     * last trade not broken, 10.04, which picks 10.05; the midpoint 9.95, or the broken 9.90, would have picked 10.00.
+     * As above with trades at 10.04, 10.10 and 9.90, the last two broken by an operator, newest first: the reference
+     * is the last trade not broken, 10.04, which picks 10.05; the midpoint 9.95, or the newest trade 9.90, would have
+     * picked 10.00.
      */
     @Test
     void shouldCrossClosestToTheLastTradeNotBroken()
     {
         enter(1, Side.SELL, 100, 1004, Display.ANONYMOUS);
         enter(2, Side.BUY, 100, 1004, Display.ANONYMOUS);
-        enter(3, Side.SELL, 100, 990, Display.ANONYMOUS);
-        enter(4, Side.BUY, 100, 990, Display.ANONYMOUS);
-        enter(5, Side.SELL, 100, 1010, Display.ANONYMOUS);
-        enter(6, Side.BUY, 100, 1010, Display.ANONYMOUS);
+        enter(3, Side.SELL, 100, 1010, Display.ANONYMOUS);
+        enter(4, Side.BUY, 100, 1010, Display.ANONYMOUS);
+        enter(5, Side.SELL, 100, 990, Display.ANONYMOUS);
+        enter(6, Side.BUY, 100, 990, Display.ANONYMOUS);
         assertThat(engine.tradeBroken(AAPL, matchNumber(3))).isTrue();
         assertThat(engine.tradeBroken(GOOG, matchNumber(2))).as("a symbol the shard does not trade").isFalse();
-        assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(990));
+        assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(1010));
         assertThat(engine.tradeBroken(AAPL, matchNumber(2))).isTrue();
         assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(1004));
         enter(7, Side.BUY, 100, 980, Display.ANONYMOUS);
