@@ -86,6 +86,13 @@ class MatchingEngineCrossTest
         engine.newOrder(id, AAPL, side, quantity, price(cents), DAY, 0, 0, display, CrossType.NONE);
     }
 
+    /** A continuous trade of 100 shares: a sell, then a buy at the same price, ids {@code sellId} and the next. */
+    private void trade(final long sellId, final long cents)
+    {
+        enter(sellId, Side.SELL, 100, cents, Display.ANONYMOUS);
+        enter(sellId + 1, Side.BUY, 100, cents, Display.ANONYMOUS);
+    }
+
     private List<EngineEvents.Event> lockAndRun()
     {
         events.drain();
@@ -183,8 +190,7 @@ class MatchingEngineCrossTest
     @Test
     void shouldCrossClosestToTheLastTradeBeforeTheMidpointWhenImbalancesTie()
     {
-        enter(1, Side.SELL, 100, 1004, Display.ANONYMOUS);
-        enter(2, Side.BUY, 100, 1004, Display.ANONYMOUS);
+        trade(1, 1004);
         enter(3, Side.BUY, 100, 980, Display.ANONYMOUS);
         enter(4, Side.SELL, 100, 1010, Display.ANONYMOUS);
         cross(5, Side.BUY, 100, 1005);
@@ -203,12 +209,9 @@ class MatchingEngineCrossTest
     @Test
     void shouldCrossClosestToTheLastTradeNotBroken()
     {
-        enter(1, Side.SELL, 100, 1004, Display.ANONYMOUS);
-        enter(2, Side.BUY, 100, 1004, Display.ANONYMOUS);
-        enter(3, Side.SELL, 100, 1010, Display.ANONYMOUS);
-        enter(4, Side.BUY, 100, 1010, Display.ANONYMOUS);
-        enter(5, Side.SELL, 100, 990, Display.ANONYMOUS);
-        enter(6, Side.BUY, 100, 990, Display.ANONYMOUS);
+        trade(1, 1004);
+        trade(3, 1010);
+        trade(5, 990);
         assertThat(engine.tradeBroken(AAPL, matchNumber(3))).isTrue();
         assertThat(engine.tradeBroken(GOOG, matchNumber(2))).as("a symbol the shard does not trade").isFalse();
         assertThat(engine.book(AAPL).lastTradePrice()).isEqualTo(price(1010));
