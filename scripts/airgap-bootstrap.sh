@@ -4,7 +4,8 @@
 #
 # It writes two git-ignored files at the repository root so that plain `docker compose up` and the
 # Testcontainers tests use the local images:
-#   .env                        BOURSE_JDK_IMAGE, BOURSE_JRE_IMAGE, PROMETHEUS_IMAGE (local substitutes)
+#   .env                        BOURSE_JDK_IMAGE, BOURSE_JRE_IMAGE, PROMETHEUS_IMAGE, BOURSE_DEBIAN_IMAGE (local
+#                               substitutes)
 #   docker-compose.override.yml moves Grafana (not obtainable without a registry) into a profile
 # A normal machine with Docker and a registry needs none of this.
 set -euo pipefail
@@ -142,6 +143,7 @@ write_local_settings() {
   set_env BOURSE_JDK_IMAGE "$JDK_IMAGE"
   set_env BOURSE_JRE_IMAGE "$JRE_IMAGE"
   set_env PROMETHEUS_IMAGE "$PROM_IMAGE"
+  set_env BOURSE_DEBIAN_IMAGE "$BASE_IMAGE"
   cat >"$ROOT/docker-compose.override.yml" <<'YAML'
 # Written by scripts/airgap-bootstrap.sh: Grafana cannot be obtained without a registry, so it only
 # starts with `--profile grafana` here. Delete this file on a machine that can pull images.

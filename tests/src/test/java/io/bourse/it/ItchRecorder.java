@@ -44,6 +44,13 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     {
     }
 
+    /**
+     * Bytes of an ITCH 5.0 Cross Trade 'Q' (40) that juncture-nasdaq 1.0.0's parser leaves unread: it reads Shares as
+     * 4 bytes, the ITCH 4.1 layout, where ITCH 5.0 has 8 (so its Shares and the fields after it are not the message's;
+     * the tests read none of them).
+     */
+    private static final int CROSS_TRADE_BYTES_JUNCTURE_LEAVES = 4;
+
     private final List<AddOrder> addOrders = new ArrayList<>();
     private final List<AttributedOrder> attributedOrders = new ArrayList<>();
     private final List<OrderExecuted> executions = new ArrayList<>();
@@ -55,7 +62,8 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
      * Keeps the message's bytes, then parses it.
      *
      * @param message one ITCH 5.0 message, from position to limit.
-     * @throws IOException when it is malformed (juncture's parser).
+     * @throws IOException when it is malformed (juncture's parser), or not as long as juncture's layout of its type
+     *                     (Cross Trade 'Q': 4 bytes longer, see {@link #CROSS_TRADE_BYTES_JUNCTURE_LEAVES}).
      */
     @Override
     public void message(final ByteBuffer message) throws IOException
@@ -64,6 +72,12 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
         message.duplicate().get(bytes);
         messages.add(bytes);
         parser.message(message);
+        final int leftOver = 'Q' == bytes[0] ? CROSS_TRADE_BYTES_JUNCTURE_LEAVES : 0;
+        if (message.remaining() != leftOver)
+        {
+            throw new IOException("ITCH 5.0 '" + (char)bytes[0] + "' of " + bytes.length + " bytes: " +
+                message.remaining() + " left over by juncture's parser, " + leftOver + " expected");
+        }
     }
 
     /** @return every message received through {@link #message}, as received, in arrival order. */

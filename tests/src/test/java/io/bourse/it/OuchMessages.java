@@ -3,6 +3,7 @@ package io.bourse.it;
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.ModifyOrder;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -57,6 +58,25 @@ final class OuchMessages
         final long timeInForce,
         final byte display)
     {
+        return enterOrder(token, side, shares, stock, price, timeInForce, display, Ouch42.CROSS_TYPE_NO_CROSS);
+    }
+
+    /**
+     * OUCH 4.2 Enter Order as {@link #enterOrder(String, byte, long, String, long, long, byte)}, with a Cross Type.
+     *
+     * @param crossType e.g. {@link Ouch42#CROSS_TYPE_CLOSING}: an order for the closing cross.
+     * @return the 49-byte message.
+     */
+    static ByteBuffer enterOrder(
+        final String token,
+        final byte side,
+        final long shares,
+        final String stock,
+        final long price,
+        final long timeInForce,
+        final byte display,
+        final byte crossType)
+    {
         final ByteBuffer message = ByteBuffer.allocate(EnterOrder.LENGTH);
         new EnterOrder()
             .wrapAndApplyType(new UnsafeBuffer(message), 0)
@@ -71,7 +91,7 @@ final class OuchMessages
             .capacity(Ouch42.CAPACITY_AGENCY)
             .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
             .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .crossType(crossType)
             .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
         return message;
     }
@@ -89,6 +109,25 @@ final class OuchMessages
         new CancelOrder()
             .wrapAndApplyType(new UnsafeBuffer(message), 0)
             .orderToken(token)
+            .shares(shares);
+        return message;
+    }
+
+    /**
+     * OUCH 4.2 Modify Order.
+     *
+     * @param token  Order Token of the order.
+     * @param side   the order's side, or another of the sell family.
+     * @param shares the order's new open size, at most the one it has.
+     * @return the 20-byte message.
+     */
+    static ByteBuffer modifyOrder(final String token, final byte side, final long shares)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(ModifyOrder.LENGTH);
+        new ModifyOrder()
+            .wrapAndApplyType(new UnsafeBuffer(message), 0)
+            .orderToken(token)
+            .buySellIndicator(side)
             .shares(shares);
         return message;
     }

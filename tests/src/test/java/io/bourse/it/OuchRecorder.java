@@ -1,9 +1,15 @@
 package io.bourse.it;
 
 import com.paritytrading.nassau.MessageListener;
+import io.bourse.ouch.AiqCanceled;
+import io.bourse.ouch.BrokenTrade;
+import io.bourse.ouch.CancelPending;
+import io.bourse.ouch.CancelReject;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderModified;
+import io.bourse.ouch.OrderPriorityUpdate;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.SystemEvent;
@@ -15,10 +21,11 @@ import java.util.List;
 
 /**
  * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4 Accepted, Replaced, Canceled,
- * Executed, Rejected) into records, in arrival order, and keeps every message's bytes as received; the tests ignore
- * the other message types. Every message must have exactly its OUCH 4.2 length (System Event 10, Accepted 66,
- * Replaced 80, Canceled 28, Executed 40, Rejected 24) and a known type, otherwise {@link #message} throws and the
- * session's receive fails the test.
+ * Executed, Rejected) into records, in arrival order, and keeps every message's bytes as received, those of the other
+ * types too. Every message must have exactly its OUCH 4.2 length (System Event 10, Accepted 66, Replaced 80, Canceled
+ * 28, AIQ Canceled 37, Executed 40, Broken Trade 32, Rejected 24, Cancel Pending 23, Cancel Reject 23, Order Priority
+ * Update 36, Order Modified 28) and a known type, otherwise {@link #message} throws and the session's receive fails
+ * the test.
  */
 final class OuchRecorder implements MessageListener
 {
@@ -78,6 +85,12 @@ final class OuchRecorder implements MessageListener
             case OrderCanceled.TYPE -> OrderCanceled.LENGTH;
             case OrderExecuted.TYPE -> OrderExecuted.LENGTH;
             case OrderRejected.TYPE -> OrderRejected.LENGTH;
+            case AiqCanceled.TYPE -> AiqCanceled.LENGTH;
+            case BrokenTrade.TYPE -> BrokenTrade.LENGTH;
+            case CancelPending.TYPE -> CancelPending.LENGTH;
+            case CancelReject.TYPE -> CancelReject.LENGTH;
+            case OrderModified.TYPE -> OrderModified.LENGTH;
+            case OrderPriorityUpdate.TYPE -> OrderPriorityUpdate.LENGTH;
             default -> throw new IllegalStateException("unknown OUCH 4.2 outbound type '" + (char)bytes[0] + "'");
         };
         if (bytes.length != expectedLength)
@@ -122,7 +135,7 @@ final class OuchRecorder implements MessageListener
             }
             default ->
             {
-                // System Event: not needed by these tests
+                // kept in messages() only: no test needs their fields
             }
         }
     }

@@ -229,6 +229,15 @@ final class SoupBinTcpTestClient implements AutoCloseable
         client.send(payload);
     }
 
+    /**
+     * @return the client's own TCP port: where a capture shows this session.
+     * @throws IOException when the socket is closed.
+     */
+    int localPort() throws IOException
+    {
+        return ((InetSocketAddress)channel.getLocalAddress()).getPort();
+    }
+
     /** @return true once Login Accepted arrived. */
     boolean loginAccepted()
     {

@@ -1,0 +1,222 @@
+package io.bourse.it;
+
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import org.testcontainers.containers.Container;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.images.builder.ImageFromDockerfile;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Wireshark's {@code dumpcap} and {@code tshark} (Debian's package, built from {@code tests/src/test/docker/tshark})
+ * in a container on the host's network: it captures the host's loopback traffic, then decodes the capture with
+ * Wireshark's own dissectors, written from the NASDAQ specifications by others than Bourse: SoupBinTCP 4.0, OUCH 4.x
+ * (as a heuristic sub-dissector of SoupBinTCP) and MoldUDP64. One capture at a time.
+ */
+final class Tshark implements AutoCloseable
+{
+    /** Tag of the image built for the integration tests. */
+    static final String IMAGE_NAME = "bourse-it/tshark";
+    /** Base-image build argument of the Dockerfile; taken from the environment when set (air-gapped hosts). */
+    private static final String BASE_IMAGE_ARG = "BOURSE_DEBIAN_IMAGE";
+    private static final String CAPTURE_FILE = "/tmp/capture.pcapng";
+    private static final String DUMPCAP_LOG = "/tmp/dumpcap.log";
+    /** Most that dumpcap takes to start capturing, or to write the capture out once stopped. */
+    private static final Duration CAPTURE_TIMEOUT = Duration.ofSeconds(20);
+    /** Separates the values of a field that occurs several times in a frame (several messages in a segment). */
+    static final String AGGREGATOR = "|";
+
+    private final GenericContainer<?> container;
+    /** A UDP port of the capture filter that nothing listens on: see {@link #stopCapture}. */
+    private int sentinelPort;
+
+    private Tshark(final GenericContainer<?> container)
+    {
+        this.container = container;
+    }
+
+    /**
+     * Builds the image (a cache hit when nothing changed) and starts its container, idle, on the host's network with
+     * the capabilities a capture needs.
+     *
+     * @return the running container.
+     */
+    static Tshark start()
+    {
+        final ImageFromDockerfile image = new ImageFromDockerfile(IMAGE_NAME, false)
+            .withFileFromPath("Dockerfile",
+                BourseImage.repositoryRoot().resolve("tests/src/test/docker/tshark/Dockerfile"));
+        final String baseImage = System.getenv(BASE_IMAGE_ARG);
+        if (null != baseImage && !baseImage.isBlank())
+        {
+            image.withBuildArg(BASE_IMAGE_ARG, baseImage);
+        }
+        final GenericContainer<?> container = new GenericContainer<>(image)
+            .withCreateContainerCmdModifier((cmd) ->
+            {
+                final HostConfig hostConfig = null == cmd.getHostConfig() ? new HostConfig() : cmd.getHostConfig();
+                cmd.withHostConfig(hostConfig.withNetworkMode("host")
+                    .withCapAdd(Capability.NET_RAW, Capability.NET_ADMIN));
+            });
+        container.start();
+        return new Tshark(container);
+    }
+
+    /**
+     * Starts {@code dumpcap} on the loopback interface and returns once it captures.
+     *
+     * @param captureFilter a pcap filter, e.g. {@code tcp port 15000 or udp port 17000}.
+     * @throws IOException    when the container cannot be reached.
+     * @throws AssertionError when dumpcap does not start capturing in time.
+     */
+    void startCapture(final String captureFilter) throws IOException, InterruptedException
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            sentinelPort = socket.getLocalPort(); // free now, closed while the capture runs: nothing answers there
+        }
+        exec("sh", "-c", "dumpcap -q -i lo -f '(" + captureFilter + ") or udp port " + sentinelPort + "' -w " +
+            CAPTURE_FILE + " > " + DUMPCAP_LOG + " 2>&1 &");
+        awaitLog("Capturing on", "dumpcap did not start");
+    }
+
+    /**
+     * Stops {@code dumpcap} once every packet sent before this call is in the capture, then waits until it has written
+     * the capture out and printed its packet counts (SIGTERM: a background job of a shell ignores SIGINT; it stays a
+     * zombie, as nothing in the container reaps it).
+     *
+     * @throws IOException    when the container cannot be reached.
+     * @throws AssertionError when dumpcap does not finish in time.
+     */
+    void stopCapture() throws IOException, InterruptedException
+    {
+        // The kernel hands dumpcap its packets in blocks, so a stop right after the last one can lose them: a
+        // datagram sent after them to the sentinel port, once in the file, shows that they are all there.
+        final long deadlineNs = System.nanoTime() + CAPTURE_TIMEOUT.toNanos();
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            final DatagramPacket sentinel = new DatagramPacket(
+                new byte[] {'e', 'n', 'd'}, 3, new InetSocketAddress(InetAddress.getLoopbackAddress(), sentinelPort));
+            do
+            {
+                if (System.nanoTime() > deadlineNs)
+                {
+                    throw new AssertionError("the capture did not reach its end: " + exec("cat", DUMPCAP_LOG));
+                }
+                socket.send(sentinel);
+                Thread.sleep(100);
+            }
+            while (exec("tshark", "-n", "-r", CAPTURE_FILE, "-Y", "udp.dstport == " + sentinelPort).isBlank());
+        }
+        exec("pkill", "-TERM", "dumpcap");
+        awaitLog("Packets captured", "dumpcap did not stop");
+    }
+
+    /**
+     * Copies the capture out of the container, e.g. for Wireshark when a test fails.
+     *
+     * @param file where to write it, a pcapng file.
+     */
+    void copyCaptureTo(final Path file)
+    {
+        container.copyFileFromContainer(CAPTURE_FILE, file.toString());
+    }
+
+    private void awaitLog(final String line, final String failure) throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + CAPTURE_TIMEOUT.toNanos();
+        while (!exec("cat", DUMPCAP_LOG).contains(line))
+        {
+            if (System.nanoTime() > deadlineNs)
+            {
+                throw new AssertionError(failure + ": " + exec("cat", DUMPCAP_LOG));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Decodes the capture: {@code tshark -T fields}, one row per frame that passes the display filter.
+     *
+     * @param decodeAs       {@code -d} rules, e.g. {@code tcp.port==15000,soupbintcp}.
+     * @param ouchHeuristic  false to keep the OUCH dissector off the SoupBinTCP payloads (an ITCH 5.0 stream).
+     * @param displayFilter  e.g. {@code soupbintcp}.
+     * @param fields         the fields of each row, in order; a field that occurs several times in a frame gives its
+     *                       values joined with {@link #AGGREGATOR}, an absent one the empty string.
+     * @return the rows, in capture order.
+     * @throws IOException    when the container cannot be reached.
+     * @throws AssertionError when tshark fails.
+     */
+    List<String[]> fields(
+        final Map<String, String> decodeAs,
+        final boolean ouchHeuristic,
+        final String displayFilter,
+        final String... fields) throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", "fields",
+            "-E", "separator=/t", "-E", "aggregator=" + AGGREGATOR, "-E", "occurrence=a", "-Y", displayFilter));
+        decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
+        if (!ouchHeuristic)
+        {
+            command.addAll(List.of("--disable-heuristic", "ouch_soupbintcp"));
+        }
+        for (final String field : fields)
+        {
+            command.addAll(List.of("-e", field));
+        }
+        final List<String[]> rows = new ArrayList<>();
+        for (final String line : exec(command.toArray(String[]::new)).split("\n"))
+        {
+            if (!line.isEmpty())
+            {
+                rows.add(line.split("\t", -1));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * @param value a field of type FT_CHAR as tshark prints it, quoted ({@code 'S'}), values joined with
+     *              {@link #AGGREGATOR}.
+     * @return the characters, in order; none for the empty string.
+     */
+    static List<Character> chars(final String value)
+    {
+        final List<Character> chars = new ArrayList<>();
+        if (!value.isEmpty())
+        {
+            for (final String quoted : value.split("\\" + AGGREGATOR))
+            {
+                chars.add(3 == quoted.length() && '\'' == quoted.charAt(0) ? quoted.charAt(1) : '?');
+            }
+        }
+        return chars;
+    }
+
+    private String exec(final String... command) throws IOException, InterruptedException
+    {
+        final Container.ExecResult result = container.execInContainer(command);
+        if (0 != result.getExitCode())
+        {
+            throw new AssertionError(String.join(" ", command) + " exited " + result.getExitCode() + ": " +
+                result.getStderr());
+        }
+        return result.getStdout();
+    }
+
+    @Override
+    public void close()
+    {
+        container.stop();
+    }
+}
