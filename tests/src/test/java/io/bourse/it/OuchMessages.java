@@ -68,14 +68,8 @@ final class OuchMessages
      * @return the 49-byte message.
      */
     static ByteBuffer enterOrder(
-        final String token,
-        final byte side,
-        final long shares,
-        final String stock,
-        final long price,
-        final long timeInForce,
-        final byte display,
-        final byte crossType)
+        final String token, final byte side, final long shares, final String stock, final long price,
+        final long timeInForce, final byte display, final byte crossType)
     {
         final ByteBuffer message = ByteBuffer.allocate(EnterOrder.LENGTH);
         new EnterOrder()

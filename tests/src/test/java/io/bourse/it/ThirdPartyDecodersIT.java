@@ -1,10 +1,12 @@
 package io.bourse.it;
 
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.EmbeddedTestSettings;
 import io.bourse.common.config.Settings;
 import io.bourse.launcher.AdminCommand;
 import io.bourse.launcher.EmbeddedExchange;
 import io.bourse.ouch.Ouch42;
+import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,16 +14,21 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.LongStream;
 
 import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +62,8 @@ final class ThirdPartyDecodersIT
         "moldudp64.count.invalid || moldudp64.end_of_session_extra || soupbintcp.req_seq_num.invalid || " +
         "soupbintcp.next_seq_num.invalid || (_ws.expert.severity >= warning && !tcp.analysis.flags)";
 
+    /** Of the Match Number in ITCH 5.0 Broken Trade 'B' (after type, Stock Locate, Tracking Number, Timestamp). */
+    private static final int ITCH_BROKEN_TRADE_MATCH_OFFSET = 11;
     /** The capture, kept for Wireshark after the test (the module's build directory). */
     private static final Path CAPTURE_COPY = Path.of("target", "third-party-decoders.pcapng");
 
@@ -63,6 +72,7 @@ final class ThirdPartyDecodersIT
 
     private final Map<SoupBinTcpTestClient, OuchRecorder> traders = new LinkedHashMap<>();
     private final Map<SoupBinTcpTestClient, StringBuilder> sent = new LinkedHashMap<>();
+    private final Map<SoupBinTcpTestClient, Set<String>> sentTokens = new LinkedHashMap<>();
     private final List<SoupBinTcpTestClient> sessions = new ArrayList<>();
     private String aeronDir;
 
@@ -70,10 +80,11 @@ final class ThirdPartyDecodersIT
      * Three traders (demo01 and demo02 of firm DEMO, trdr01 of FIRM) go through entry, execution, replace, modify,
      * partial cancel, a reject, a self-match prevention cancel, a midpoint peg repriced, a closing cross's late period
      * (Cancel Pending, Cancel Reject) and a broken trade, while md01 reads the fanout and a MoldUDP64 receiver joins
-     * late and fills the gap with re-requests. Wireshark must find no malformed packet and no warning in the capture
-     * and must see, session by session, the OUCH messages each client sent and received, in order; the fanout's ITCH
-     * messages in the capture must be those md01 parsed, byte for byte, and the MoldUDP64 messages, by sequence
-     * number, those the receiver parsed, downstream packets numbered without a gap.
+     * late and fills the gap with re-requests, and a login with a wrong password is rejected. Wireshark must find no
+     * malformed packet and no warning in the capture, no SoupBinTCP packet type outside the spec's, and must see,
+     * session by session, the OUCH messages each client sent and received, in order, with the tokens and match numbers
+     * the client read; the fanout's ITCH messages in the capture must be those md01 parsed, byte for byte, and the
+     * MoldUDP64 messages, by sequence number, those the receiver parsed, downstream packets numbered without a gap.
      */
     @Test
     void shouldBeReadByWiresharkAndJunctureAsTheClientsReadIt() throws Exception
@@ -88,70 +99,32 @@ final class ThirdPartyDecodersIT
 
         final ItchRecorder fanoutRecorder = new ItchRecorder();
         final ItchRecorder moldRecorder = new ItchRecorder();
-        try (EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings));
-            Tshark tshark = Tshark.start())
+        try (Tshark tshark = Tshark.start();
+            EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings)))
         {
             tshark.startCapture("tcp port " + exchange.gatewayPort() + " or tcp port " + exchange.fanoutPort() +
                 " or udp port " + moldPort + " or udp port " + moldRequestPort);
-            final SoupBinTcpTestClient md = open(
-                SoupBinTcpTestClient.login(exchange.fanoutPort(), "md01", "md01pw", 0, fanoutRecorder));
-            final SoupBinTcpTestClient a = trader(exchange, "demo01");
-            final SoupBinTcpTestClient b = trader(exchange, "demo02");
-            final SoupBinTcpTestClient c = trader(exchange, "trdr01");
-
-            send(a, enter("A1", Ouch42.SIDE_BUY, 100, "AAPL", PRICE), () -> has(a, 'A', 1));
-            send(c, enter("C1", Ouch42.SIDE_SELL, 40, "AAPL", PRICE), () -> has(c, 'E', 1) && has(a, 'E', 1));
-            send(a, OuchMessages.replaceOrder("A1", "A2", 100, PRICE + 100, Ouch42.DISPLAY_ATTRIBUTABLE),
-                () -> has(a, 'U', 1));
-            send(a, OuchMessages.modifyOrder("A2", Ouch42.SIDE_BUY, 30), () -> has(a, 'M', 1));
-            send(a, OuchMessages.cancelOrder("A2", 10), () -> has(a, 'C', 1));
-            send(a, enter("A3", Ouch42.SIDE_BUY, 0, "AAPL", PRICE), () -> has(a, 'J', 1));
-            admin("stp", "--firm=DEMO", "--mode=CANCEL_NEWEST");
-            send(b, enter("B1", Ouch42.SIDE_SELL, 10, "AAPL", PRICE + 100), () -> has(b, 'D', 1));
-
-            // A midpoint peg, repriced when the bid moves: Order Priority Update.
-            send(c, OuchMessages.enterOrder("C2", Ouch42.SIDE_BUY, 10, "MSFT", PRICE - 1_0000, SYSTEM_HOURS),
-                () -> has(c, 'A', 2));
-            send(c, OuchMessages.enterOrder("C3", Ouch42.SIDE_SELL, 10, "MSFT", PRICE + 1_0000, SYSTEM_HOURS),
-                () -> has(c, 'A', 3));
-            send(a, OuchMessages.enterOrder("A5", Ouch42.SIDE_BUY, 100, "MSFT", PRICE + 1_0000, SYSTEM_HOURS,
-                Ouch42.DISPLAY_MID_POINT_PEG), () -> has(a, 'A', 2));
-            send(c, OuchMessages.replaceOrder("C2", "C4", 10, PRICE - 5000), () -> has(a, 'T', 1));
-            send(c, OuchMessages.cancelOrder("C3", 0), () -> has(c, 'C', 1));
-
-            // The closing cross's late period: Cancel Pending for a full cancel, Cancel Reject for a partial one.
-            send(c, closingCross("C5", Ouch42.SIDE_BUY, 100), () -> has(c, 'A', 4));
-            send(c, closingCross("C6", Ouch42.SIDE_BUY, 100), () -> has(c, 'A', 5));
-            send(a, closingCross("A6", Ouch42.SIDE_SELL, 50), () -> has(a, 'A', 3));
-            admin("cross", "--symbol=GOOG", "--lock");
-            send(c, OuchMessages.cancelOrder("C5", 0), () -> has(c, 'P', 1));
-            send(c, OuchMessages.cancelOrder("C6", 50), () -> has(c, 'I', 1));
-            admin("cross", "--symbol=GOOG", "--run");
-            pollUntil(RESPONSE_TIMEOUT, "the cross's executions", () -> has(a, 'E', 2), sessions);
-
-            admin("break-trade", "--symbol=AAPL", "--reason=E",
-                "--match-number=" + traders.get(c).executed().getFirst().matchNumber());
-            pollUntil(RESPONSE_TIMEOUT, "Broken Trade to both sides", () -> has(a, 'B', 1) && has(c, 'B', 1),
-                sessions);
-            pollUntil(RESPONSE_TIMEOUT, "Broken Trade on the fanout", () -> hasType(fanoutRecorder, 'B'), sessions);
-
-            try (MoldUdp64TestClient mold = MoldUdp64TestClient.join(moldRecorder))
-            {
-                pollUntil(RESPONSE_TIMEOUT, "the MoldUDP64 receiver to fill its gap up to the Broken Trade",
-                    () -> poll(mold) && hasType(moldRecorder, 'B'), sessions);
-                assertThat(mold.requests()).as("re-requests").isNotEmpty();
-            }
+            final int mdPort;
             final Map<Integer, String> sentByPort = new TreeMap<>();
+            final Map<Integer, Set<String>> sentTokensByPort = new TreeMap<>();
             final Map<Integer, List<byte[]>> receivedByPort = new TreeMap<>();
-            for (final SoupBinTcpTestClient trader : traders.keySet())
+            try
             {
-                sentByPort.put(trader.localPort(), sent.get(trader).toString());
-                receivedByPort.put(trader.localPort(), traders.get(trader).messages());
+                mdPort = runSession(exchange, fanoutRecorder, moldRecorder);
+                for (final SoupBinTcpTestClient trader : traders.keySet())
+                {
+                    sentByPort.put(trader.localPort(), sent.get(trader).toString());
+                    sentTokensByPort.put(trader.localPort(), sentTokens.get(trader));
+                    receivedByPort.put(trader.localPort(), traders.get(trader).messages());
+                }
+                for (final SoupBinTcpTestClient session : sessions)
+                {
+                    session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+                }
             }
-            final int mdPort = md.localPort();
-            for (final SoupBinTcpTestClient session : sessions)
+            finally
             {
-                session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+                CloseHelper.quietCloseAll(sessions);
             }
             tshark.stopCapture();
             tshark.copyCaptureTo(CAPTURE_COPY);
@@ -161,47 +134,208 @@ final class ThirdPartyDecodersIT
                 "tcp.port==" + exchange.fanoutPort(), "soupbintcp",
                 "udp.port==" + moldPort, "moldudp64",
                 "udp.port==" + moldRequestPort, "moldudp64");
-            assertThat(tshark.fields(decodeAs, true,
-                PROBLEMS, "frame.number", "_ws.expert.message"))
+            assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
                 .as("frames Wireshark finds malformed, warns of, or holding an unknown OUCH message").isEmpty();
-            assertOuchAsSentAndReceived(tshark, decodeAs, exchange.gatewayPort(), sentByPort, receivedByPort);
+            assertSoupBinTcpPacketTypes(tshark, decodeAs, exchange.gatewayPort(), exchange.fanoutPort());
+            assertOuchAsSentAndReceived(tshark, decodeAs, exchange.gatewayPort(), sentByPort, sentTokensByPort,
+                receivedByPort, fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
+                    .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
+                    .toList());
             assertFanoutAsReceived(tshark, decodeAs, exchange.fanoutPort(), mdPort, fanoutRecorder);
             assertMoldAsReceived(tshark, decodeAs, moldPort, moldRequestPort, moldRecorder);
-        }
-        finally
-        {
-            for (final SoupBinTcpTestClient session : sessions)
-            {
-                session.close();
-            }
         }
     }
 
     /**
+     * The session: md01 on the fanout, a login with a wrong password, the three traders' orders and the operator's
+     * commands, each step awaited, then a MoldUDP64 receiver joining late.
+     *
+     * @return md01's TCP port.
+     */
+    private int runSession(
+        final EmbeddedExchange exchange, final ItchRecorder fanoutRecorder, final ItchRecorder moldRecorder)
+        throws IOException
+    {
+        final SoupBinTcpTestClient md = open(
+            SoupBinTcpTestClient.login(exchange.fanoutPort(), "md01", "md01pw", 0, fanoutRecorder));
+        try (SoupBinTcpTestClient intruder =
+            SoupBinTcpTestClient.login(exchange.gatewayPort(), "demo01", "wrongpw", 0, new OuchRecorder()))
+        {
+            intruder.awaitLoginAnswer(RESPONSE_TIMEOUT);
+            assertThat(intruder.loginRejectReason()).as("Login Rejected, not authorized")
+                .isEqualTo(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
+        }
+        final SoupBinTcpTestClient a = trader(exchange, "demo01");
+        final SoupBinTcpTestClient b = trader(exchange, "demo02");
+        final SoupBinTcpTestClient c = trader(exchange, "trdr01");
+
+        send(a, enter("A1", Ouch42.SIDE_BUY, 100, "AAPL", PRICE), () -> has(a, 'A', 1));
+        send(c, enter("C1", Ouch42.SIDE_SELL, 40, "AAPL", PRICE), () -> has(c, 'E', 1) && has(a, 'E', 1));
+        send(a, OuchMessages.replaceOrder("A1", "A2", 100, PRICE + 100, Ouch42.DISPLAY_ATTRIBUTABLE),
+            () -> has(a, 'U', 1));
+        send(a, OuchMessages.modifyOrder("A2", Ouch42.SIDE_BUY, 30), () -> has(a, 'M', 1));
+        send(a, OuchMessages.cancelOrder("A2", 10), () -> has(a, 'C', 1));
+        send(a, enter("A3", Ouch42.SIDE_BUY, 0, "AAPL", PRICE), () -> has(a, 'J', 1));
+        admin("stp", "--firm=DEMO", "--mode=CANCEL_NEWEST");
+        send(b, enter("B1", Ouch42.SIDE_SELL, 10, "AAPL", PRICE + 100), () -> has(b, 'D', 1));
+
+        // A midpoint peg, repriced when the bid moves: Order Priority Update.
+        send(c, OuchMessages.enterOrder("C2", Ouch42.SIDE_BUY, 10, "MSFT", PRICE - 1_0000, SYSTEM_HOURS),
+            () -> has(c, 'A', 2));
+        send(c, OuchMessages.enterOrder("C3", Ouch42.SIDE_SELL, 10, "MSFT", PRICE + 1_0000, SYSTEM_HOURS),
+            () -> has(c, 'A', 3));
+        send(a, OuchMessages.enterOrder("A5", Ouch42.SIDE_BUY, 100, "MSFT", PRICE + 1_0000, SYSTEM_HOURS,
+            Ouch42.DISPLAY_MID_POINT_PEG), () -> has(a, 'A', 2));
+        send(c, OuchMessages.replaceOrder("C2", "C4", 10, PRICE - 5000), () -> has(a, 'T', 1));
+        send(c, OuchMessages.cancelOrder("C3", 0), () -> has(c, 'C', 1));
+
+        // The closing cross's late period: Cancel Pending for a full cancel, Cancel Reject for a partial one.
+        send(c, closingCross("C5", Ouch42.SIDE_BUY, 100), () -> has(c, 'A', 4));
+        send(c, closingCross("C6", Ouch42.SIDE_BUY, 100), () -> has(c, 'A', 5));
+        send(a, closingCross("A6", Ouch42.SIDE_SELL, 50), () -> has(a, 'A', 3));
+        admin("cross", "--symbol=GOOG", "--lock");
+        send(c, OuchMessages.cancelOrder("C5", 0), () -> has(c, 'P', 1));
+        send(c, OuchMessages.cancelOrder("C6", 50), () -> has(c, 'I', 1));
+        admin("cross", "--symbol=GOOG", "--run");
+        pollUntil(RESPONSE_TIMEOUT, "the cross's executions", () -> has(a, 'E', 2), sessions);
+
+        admin("break-trade", "--symbol=AAPL", "--reason=E",
+            "--match-number=" + traders.get(c).executed().getFirst().matchNumber());
+        pollUntil(RESPONSE_TIMEOUT, "Broken Trade to both sides", () -> has(a, 'B', 1) && has(c, 'B', 1), sessions);
+        pollUntil(RESPONSE_TIMEOUT, "Broken Trade on the fanout", () -> hasType(fanoutRecorder, 'B'), sessions);
+
+        try (MoldUdp64TestClient mold = MoldUdp64TestClient.join(moldRecorder))
+        {
+            pollUntil(RESPONSE_TIMEOUT, "the MoldUDP64 receiver to fill its gap up to the Broken Trade",
+                () -> poll(mold) && hasType(moldRecorder, 'B'), sessions);
+            assertThat(mold.requests()).as("re-requests").isNotEmpty();
+        }
+        return md.localPort();
+    }
+
+    /**
+     * Every SoupBinTCP 4.0 packet Wireshark reads has a type of its direction: the server's Debug, Login Accepted,
+     * Login Rejected, Sequenced Data, Server Heartbeat and End of Session, the client's Login Request, Unsequenced
+     * Data, Client Heartbeat and Logout Request (SoupBinTCP raises no warning at an unknown type); and the gateway's
+     * include a Login Rejected and its clients' a Logout Request.
+     */
+    private static void assertSoupBinTcpPacketTypes(
+        final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort, final int fanoutPort)
+        throws IOException, InterruptedException
+    {
+        final StringBuilder fromServers = new StringBuilder();
+        final StringBuilder fromClients = new StringBuilder();
+        final StringBuilder fromGateway = new StringBuilder();
+        for (final String[] row :
+            tshark.fields(decodeAs, false, "soupbintcp", "tcp.srcport", "soupbintcp.packet_type"))
+        {
+            final int source = Integer.parseInt(row[0]);
+            final boolean fromServer = source == gatewayPort || source == fanoutPort;
+            Tshark.chars(row[1]).forEach((type) ->
+            {
+                (fromServer ? fromServers : fromClients).append(type);
+                if (source == gatewayPort)
+                {
+                    fromGateway.append(type);
+                }
+            });
+        }
+        assertThat(distinct(fromServers.toString())).as("SoupBinTCP server packet types")
+            .isSubsetOf(distinct("+AJSHZ"));
+        assertThat(distinct(fromClients.toString())).as("SoupBinTCP client packet types")
+            .isSubsetOf(distinct("LURO")).contains('L', 'U', 'O');
+        assertThat(distinct(fromGateway.toString())).as("the gateway's SoupBinTCP packet types")
+            .contains('A', 'J', 'S');
+    }
+
+    /**
      * Wireshark's OUCH messages of each session, in capture order, are the types the client sent and those it
-     * received, and together they are every outbound type.
+     * received, and together they are every outbound type. Each outbound message's Order Token (Replaced: Replacement
+     * Order Token) and each Executed's and Broken Trade's Match Number are, as Wireshark reads them, what the client
+     * received at the spec's offsets; the tokens are the session's own, and the Broken Trade's Match Number is the
+     * one juncture reads in the fanout's ITCH Broken Trade.
      */
     private static void assertOuchAsSentAndReceived(
         final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort,
-        final Map<Integer, String> sentByPort, final Map<Integer, List<byte[]>> receivedByPort)
+        final Map<Integer, String> sentByPort, final Map<Integer, Set<String>> sentTokensByPort,
+        final Map<Integer, List<byte[]>> receivedByPort, final List<String> itchBrokenMatchNumbers)
         throws IOException, InterruptedException
     {
         final Map<Integer, StringBuilder> inbound = new TreeMap<>();
         final Map<Integer, StringBuilder> outbound = new TreeMap<>();
+        final Map<Integer, List<String>> outboundFields = new TreeMap<>();
         for (final String[] row : tshark.fields(decodeAs, true, "ouch && tcp.port == " + gatewayPort,
-            "tcp.srcport", "tcp.dstport", "ouch.packet_type"))
+            "tcp.srcport", "tcp.dstport", "ouch.packet_type", "ouch.order_token", "ouch.replacement_order_token",
+            "ouch.match_number"))
         {
             final boolean out = Integer.parseInt(row[0]) == gatewayPort;
             final int client = Integer.parseInt(out ? row[1] : row[0]);
-            final StringBuilder types = (out ? outbound : inbound).computeIfAbsent(client, (k) -> new StringBuilder());
-            Tshark.chars(row[2]).forEach(types::append);
+            final List<Character> types = Tshark.chars(row[2]);
+            types.forEach((out ? outbound : inbound).computeIfAbsent(client, (k) -> new StringBuilder())::append);
+            if (out)
+            {
+                final List<String> fields = outboundFields.computeIfAbsent(client, (k) -> new ArrayList<>());
+                final Iterator<String> tokens = values(row[3]).iterator();
+                final Iterator<String> replacementTokens = values(row[4]).iterator();
+                final Iterator<String> matchNumbers = values(row[5]).iterator();
+                for (final char type : types)
+                {
+                    if ('S' != type)
+                    {
+                        fields.add(type + " token " + ('U' == type ? replacementTokens : tokens).next().trim());
+                    }
+                    if ('E' == type || 'B' == type)
+                    {
+                        fields.add(type + " match " + matchNumbers.next());
+                    }
+                }
+            }
         }
         final Map<Integer, String> received = new TreeMap<>();
-        receivedByPort.forEach((port, messages) -> received.put(port, types(messages)));
+        final Map<Integer, List<String>> receivedFields = new TreeMap<>();
+        receivedByPort.forEach((port, messages) ->
+        {
+            received.put(port, types(messages));
+            receivedFields.put(port, ouchFields(messages));
+        });
         assertThat(asStrings(inbound)).as("OUCH 4.2 inbound, by client port").isEqualTo(sentByPort);
         assertThat(asStrings(outbound)).as("OUCH 4.2 outbound, by client port").isEqualTo(received);
+        assertThat(outboundFields).as("OUCH 4.2 outbound tokens and match numbers, by client port")
+            .isEqualTo(receivedFields);
+        outboundFields.forEach((port, fields) -> assertThat(fields.stream().filter((f) -> f.contains(" token "))
+            .map((f) -> f.substring(f.indexOf(" token ") + 7)).distinct().toList())
+            .as("Order Tokens of the answers to client port " + port + ", all of its own")
+            .isSubsetOf(sentTokensByPort.get(port)));
+        final List<String> brokenMatchNumbers = outboundFields.values().stream().flatMap(List::stream)
+            .filter((f) -> f.startsWith("B match ")).map((f) -> f.substring(8)).distinct().toList();
+        assertThat(brokenMatchNumbers).as("OUCH Broken Trade's Match Number, as ITCH Broken Trade's")
+            .containsExactlyElementsOf(itchBrokenMatchNumbers);
         assertThat(distinct(String.join("", received.values())))
             .as("every OUCH 4.2 outbound type").containsExactlyInAnyOrderElementsOf(distinct(OUCH_OUTBOUND_TYPES));
+    }
+
+    /**
+     * @param messages OUCH 4.2 outbound messages, in order.
+     * @return each one's Order Token (Replaced: Replacement Order Token), at offset 9, 14 characters, and after it an
+     * Executed's or Broken Trade's Match Number (offset 32 or 23, 8 bytes), as the test client received them.
+     */
+    private static List<String> ouchFields(final List<byte[]> messages)
+    {
+        final List<String> fields = new ArrayList<>();
+        for (final byte[] message : messages)
+        {
+            final char type = (char)message[0];
+            if ('S' != type)
+            {
+                fields.add(type + " token " + new String(message, 9, 14, StandardCharsets.US_ASCII).trim());
+            }
+            if ('E' == type || 'B' == type)
+            {
+                final int offset = 'E' == type ? 32 : 23;
+                fields.add(type + " match " + Long.toUnsignedString(ByteBuffer.wrap(message).getLong(offset)));
+            }
+        }
+        return fields;
     }
 
     /** The ITCH 5.0 messages in the fanout's SoupBinTCP Sequenced Data to md01 are those md01 parsed, in order. */
@@ -215,7 +349,7 @@ final class ThirdPartyDecodersIT
             "soupbintcp.packet_type", "soupbintcp.message"))
         {
             final List<Character> packetTypes = Tshark.chars(row[0]);
-            final List<String> messages = List.of(row[1].split("\\" + Tshark.AGGREGATOR));
+            final List<String> messages = values(row[1]);
             assertThat(packetTypes.stream().filter((type) -> type == 'S').count())
                 .as("Sequenced Data packets of a frame, one per message").isEqualTo(messages.size());
             captured.addAll(messages);
@@ -252,23 +386,41 @@ final class ThirdPartyDecodersIT
             answers += answer ? 1 : 0;
             if ((downstream || answer) && count > 0 && count < 0xFFFF)
             {
-                final String[] messages = row[4].split("\\" + Tshark.AGGREGATOR);
+                final List<String> messages = values(row[4]);
                 assertThat(messages).as("messages of packet " + sequence).hasSize(count);
                 for (int i = 0; i < count; i++)
                 {
-                    final String earlier = bySequence.put(sequence + i, messages[i]);
-                    assertThat(null == earlier || earlier.equals(messages[i]))
+                    final String earlier = bySequence.put(sequence + i, messages.get(i));
+                    assertThat(null == earlier || earlier.equals(messages.get(i)))
                         .as("message " + (sequence + i) + " sent twice, differently").isTrue();
                 }
             }
         }
+        assertThat(nextDownstream).as("downstream packets captured").isPositive();
         assertThat(answers).as("re-request answers").isPositive();
         final List<String> received = hex(recorder.messages());
-        assertThat(bySequence.keySet()).as("MoldUDP64 sequence numbers").startsWith(1L);
+        assertThat(bySequence.keySet()).as("MoldUDP64 sequence numbers, from 1 without a gap")
+            .containsExactlyElementsOf(LongStream.rangeClosed(1, bySequence.size()).boxed().toList());
+        assertThat(bySequence.size()).as("messages captured, at least those received").isGreaterThanOrEqualTo(
+            received.size());
         assertThat(new ArrayList<>(bySequence.values()).subList(0, received.size()))
             .as("ITCH 5.0 over MoldUDP64, by sequence number").isEqualTo(received);
     }
 
+    private static String token(final ByteBuffer message, final int offset)
+    {
+        final byte[] token = new byte[14];
+        message.get(offset, token);
+        return new String(token, StandardCharsets.US_ASCII).trim();
+    }
+
+    /** @return a tshark field's values in a frame, in order; none for the empty string. */
+    private static List<String> values(final String field)
+    {
+        return field.isEmpty() ? List.of() : List.of(field.split("\\" + Tshark.AGGREGATOR));
+    }
+
+    /** @return the user's OUCH session, logged in (password: the user name and "pw"), its messages recorded. */
     private SoupBinTcpTestClient trader(final EmbeddedExchange exchange, final String user) throws IOException
     {
         final OuchRecorder recorder = new OuchRecorder();
@@ -278,28 +430,41 @@ final class ThirdPartyDecodersIT
         assertThat(session.loginAccepted()).as(user + " logged in").isTrue();
         traders.put(session, recorder);
         sent.put(session, new StringBuilder());
+        sentTokens.put(session, new TreeSet<>());
         return session;
     }
 
+    /** @return the session, kept to be polled, logged out and closed with the others. */
     private SoupBinTcpTestClient open(final SoupBinTcpTestClient session)
     {
         sessions.add(session);
         return session;
     }
 
+    /**
+     * Sends an OUCH 4.2 message, noting its type and its Order Tokens (Replace Order: both, at offsets 1 and 15), and
+     * polls every session until it is answered.
+     */
     private void send(final SoupBinTcpTestClient session, final ByteBuffer message, final BooleanSupplier answered)
         throws IOException
     {
         sent.get(session).append((char)message.get(0));
+        sentTokens.get(session).add(token(message, 1));
+        if ('U' == message.get(0))
+        {
+            sentTokens.get(session).add(token(message, 15));
+        }
         session.send(message);
         pollUntil(RESPONSE_TIMEOUT, "the answer to OUCH '" + (char)message.get(0) + "'", answered, sessions);
     }
 
+    /** @return true once the session has received at least count OUCH messages of the type. */
     private boolean has(final SoupBinTcpTestClient session, final char type, final int count)
     {
         return types(traders.get(session).messages()).chars().filter((t) -> t == type).count() >= count;
     }
 
+    /** Runs {@code bourse admin} in this JVM against the embedded exchange; it must succeed. */
     private void admin(final String... args)
     {
         final List<String> command = new ArrayList<>(List.of(args));

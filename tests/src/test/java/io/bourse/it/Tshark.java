@@ -26,7 +26,7 @@ import java.util.Map;
 final class Tshark implements AutoCloseable
 {
     /** Tag of the image built for the integration tests. */
-    static final String IMAGE_NAME = "bourse-it/tshark";
+    private static final String IMAGE_NAME = "bourse-it/tshark";
     /** Base-image build argument of the Dockerfile; taken from the environment when set (air-gapped hosts). */
     private static final String BASE_IMAGE_ARG = "BOURSE_DEBIAN_IMAGE";
     private static final String CAPTURE_FILE = "/tmp/capture.pcapng";
@@ -116,7 +116,8 @@ final class Tshark implements AutoCloseable
                 socket.send(sentinel);
                 Thread.sleep(100);
             }
-            while (exec("tshark", "-n", "-r", CAPTURE_FILE, "-Y", "udp.dstport == " + sentinelPort).isBlank());
+            while (container.execInContainer("sh", "-c", "tshark -n -r " + CAPTURE_FILE + " -Y 'udp.dstport == " +
+                sentinelPort + "' 2> /dev/null").getStdout().isBlank()); // a file cut short mid-block: not yet
         }
         exec("pkill", "-TERM", "dumpcap");
         awaitLog("Packets captured", "dumpcap did not stop");
