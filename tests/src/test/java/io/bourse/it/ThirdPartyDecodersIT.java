@@ -62,6 +62,8 @@ final class ThirdPartyDecodersIT
         "moldudp64.count.invalid || moldudp64.end_of_session_extra || soupbintcp.req_seq_num.invalid || " +
         "soupbintcp.next_seq_num.invalid || (_ws.expert.severity >= warning && !tcp.analysis.flags)";
 
+    /** MoldUDP64 Message Count of an End of Session packet. */
+    private static final int END_OF_SESSION = 0xFFFF;
     /** Of the Match Number in ITCH 5.0 Broken Trade 'B' (after type, Stock Locate, Tracking Number, Timestamp). */
     private static final int ITCH_BROKEN_TRADE_MATCH_OFFSET = 11;
     /** The capture, kept for Wireshark after the test (the module's build directory). */
@@ -75,6 +77,10 @@ final class ThirdPartyDecodersIT
     private final Map<SoupBinTcpTestClient, Set<String>> sentTokens = new LinkedHashMap<>();
     private final List<SoupBinTcpTestClient> sessions = new ArrayList<>();
     private String aeronDir;
+    /** md01 on the fanout: stays logged in until the exchange stops. */
+    private SoupBinTcpTestClient subscriber;
+    /** trdr01: stays logged in until the exchange stops. */
+    private SoupBinTcpTestClient lastTrader;
 
     /**
      * Three traders (demo01 and demo02 of firm DEMO, trdr01 of FIRM) go through entry, execution, replace, modify,
@@ -99,18 +105,21 @@ final class ThirdPartyDecodersIT
 
         final ItchRecorder fanoutRecorder = new ItchRecorder();
         final ItchRecorder moldRecorder = new ItchRecorder();
-        try (Tshark tshark = Tshark.start();
-            EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings)))
+        try (Tshark tshark = Tshark.start())
         {
-            tshark.startCapture("tcp port " + exchange.gatewayPort() + " or tcp port " + exchange.fanoutPort() +
-                " or udp port " + moldPort + " or udp port " + moldRequestPort);
+            final EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings));
+            final int gatewayPort = exchange.gatewayPort();
+            final int fanoutPort = exchange.fanoutPort();
             final int mdPort;
             final Map<Integer, String> sentByPort = new TreeMap<>();
             final Map<Integer, Set<String>> sentTokensByPort = new TreeMap<>();
             final Map<Integer, List<byte[]>> receivedByPort = new TreeMap<>();
             try
             {
-                mdPort = runSession(exchange, fanoutRecorder, moldRecorder);
+                tshark.startCapture("tcp port " + gatewayPort + " or tcp port " + fanoutPort + " or udp port " +
+                    moldPort + " or udp port " + moldRequestPort);
+                runSession(exchange, fanoutRecorder, moldRecorder);
+                mdPort = subscriber.localPort();
                 for (final SoupBinTcpTestClient trader : traders.keySet())
                 {
                     sentByPort.put(trader.localPort(), sent.get(trader).toString());
@@ -119,7 +128,22 @@ final class ThirdPartyDecodersIT
                 }
                 for (final SoupBinTcpTestClient session : sessions)
                 {
-                    session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+                    if (session != subscriber && session != lastTrader)
+                    {
+                        session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+                    }
+                }
+            }
+            finally
+            {
+                exchange.close(); // ends the sessions still logged in, and the MoldUDP64 session
+            }
+            try
+            {
+                for (final SoupBinTcpTestClient session : List.of(subscriber, lastTrader))
+                {
+                    session.awaitCloseWithoutSending(RESPONSE_TIMEOUT);
+                    assertThat(session.endOfSessionPacket()).as("End of Session at the exchange's stop").isTrue();
                 }
             }
             finally
@@ -130,34 +154,32 @@ final class ThirdPartyDecodersIT
             tshark.copyCaptureTo(CAPTURE_COPY);
 
             final Map<String, String> decodeAs = Map.of(
-                "tcp.port==" + exchange.gatewayPort(), "soupbintcp",
-                "tcp.port==" + exchange.fanoutPort(), "soupbintcp",
+                "tcp.port==" + gatewayPort, "soupbintcp",
+                "tcp.port==" + fanoutPort, "soupbintcp",
                 "udp.port==" + moldPort, "moldudp64",
                 "udp.port==" + moldRequestPort, "moldudp64");
             assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
                 .as("frames Wireshark finds malformed, warns of, or holding an unknown OUCH message").isEmpty();
-            assertSoupBinTcpPacketTypes(tshark, decodeAs, exchange.gatewayPort(), exchange.fanoutPort());
-            assertOuchAsSentAndReceived(tshark, decodeAs, exchange.gatewayPort(), sentByPort, sentTokensByPort,
+            assertSoupBinTcpPacketTypes(tshark, decodeAs, gatewayPort, fanoutPort);
+            assertOuchAsSentAndReceived(tshark, decodeAs, gatewayPort, sentByPort, sentTokensByPort,
                 receivedByPort, fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
                     .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
                     .toList());
-            assertFanoutAsReceived(tshark, decodeAs, exchange.fanoutPort(), mdPort, fanoutRecorder);
+            assertFanoutAsReceived(tshark, decodeAs, fanoutPort, mdPort, fanoutRecorder);
             assertMoldAsReceived(tshark, decodeAs, moldPort, moldRequestPort, moldRecorder);
         }
     }
 
     /**
-     * The session: md01 on the fanout, a login with a wrong password, the three traders' orders and the operator's
-     * commands, each step awaited, then a MoldUDP64 receiver joining late.
-     *
-     * @return md01's TCP port.
+     * The session: md01 on the fanout ({@link #subscriber}), a login with a wrong password, the three traders' orders
+     * (trdr01's session the {@link #lastTrader}) and the operator's commands, each step awaited, then a MoldUDP64
+     * receiver joining late.
      */
-    private int runSession(
+    private void runSession(
         final EmbeddedExchange exchange, final ItchRecorder fanoutRecorder, final ItchRecorder moldRecorder)
         throws IOException
     {
-        final SoupBinTcpTestClient md = open(
-            SoupBinTcpTestClient.login(exchange.fanoutPort(), "md01", "md01pw", 0, fanoutRecorder));
+        subscriber = open(SoupBinTcpTestClient.login(exchange.fanoutPort(), "md01", "md01pw", 0, fanoutRecorder));
         try (SoupBinTcpTestClient intruder =
             SoupBinTcpTestClient.login(exchange.gatewayPort(), "demo01", "wrongpw", 0, new OuchRecorder()))
         {
@@ -168,6 +190,7 @@ final class ThirdPartyDecodersIT
         final SoupBinTcpTestClient a = trader(exchange, "demo01");
         final SoupBinTcpTestClient b = trader(exchange, "demo02");
         final SoupBinTcpTestClient c = trader(exchange, "trdr01");
+        lastTrader = c;
 
         send(a, enter("A1", Ouch42.SIDE_BUY, 100, "AAPL", PRICE), () -> has(a, 'A', 1));
         send(c, enter("C1", Ouch42.SIDE_SELL, 40, "AAPL", PRICE), () -> has(c, 'E', 1) && has(a, 'E', 1));
@@ -210,14 +233,14 @@ final class ThirdPartyDecodersIT
                 () -> poll(mold) && hasType(moldRecorder, 'B'), sessions);
             assertThat(mold.requests()).as("re-requests").isNotEmpty();
         }
-        return md.localPort();
     }
 
     /**
      * Every SoupBinTCP 4.0 packet Wireshark reads has a type of its direction: the server's Debug, Login Accepted,
      * Login Rejected, Sequenced Data, Server Heartbeat and End of Session, the client's Login Request, Unsequenced
-     * Data, Client Heartbeat and Logout Request (SoupBinTCP raises no warning at an unknown type); and the gateway's
-     * include a Login Rejected and its clients' a Logout Request.
+     * Data, Client Heartbeat and Logout Request (SoupBinTCP raises no warning at an unknown type); the gateway's
+     * include a Login Rejected, both servers' an End of Session (at the exchange's stop), the clients' a Logout
+     * Request.
      */
     private static void assertSoupBinTcpPacketTypes(
         final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort, final int fanoutPort)
@@ -226,6 +249,7 @@ final class ThirdPartyDecodersIT
         final StringBuilder fromServers = new StringBuilder();
         final StringBuilder fromClients = new StringBuilder();
         final StringBuilder fromGateway = new StringBuilder();
+        final StringBuilder fromFanout = new StringBuilder();
         for (final String[] row :
             tshark.fields(decodeAs, false, "soupbintcp", "tcp.srcport", "soupbintcp.packet_type"))
         {
@@ -238,6 +262,10 @@ final class ThirdPartyDecodersIT
                 {
                     fromGateway.append(type);
                 }
+                else if (source == fanoutPort)
+                {
+                    fromFanout.append(type);
+                }
             });
         }
         assertThat(distinct(fromServers.toString())).as("SoupBinTCP server packet types")
@@ -245,7 +273,8 @@ final class ThirdPartyDecodersIT
         assertThat(distinct(fromClients.toString())).as("SoupBinTCP client packet types")
             .isSubsetOf(distinct("LURO")).contains('L', 'U', 'O');
         assertThat(distinct(fromGateway.toString())).as("the gateway's SoupBinTCP packet types")
-            .contains('A', 'J', 'S');
+            .contains('A', 'J', 'S', 'Z');
+        assertThat(distinct(fromFanout.toString())).as("the fanout's SoupBinTCP packet types").contains('A', 'S', 'Z');
     }
 
     /**
@@ -360,8 +389,9 @@ final class ThirdPartyDecodersIT
     }
 
     /**
-     * The MoldUDP64 downstream packets are numbered without a gap, the re-request server answered, and every message
-     * of the downstream and answer packets is, by sequence number, the one the receiver parsed.
+     * The MoldUDP64 downstream packets are numbered without a gap and end with End of Session, the re-request server
+     * answered, and every message of the downstream and answer packets is, by sequence number from 1, the one the
+     * receiver parsed.
      */
     private static void assertMoldAsReceived(
         final Tshark tshark, final Map<String, String> decodeAs, final int moldPort, final int requestPort,
@@ -370,6 +400,7 @@ final class ThirdPartyDecodersIT
         final Map<Long, String> bySequence = new TreeMap<>();
         long nextDownstream = -1;
         int answers = 0;
+        int endsOfSession = 0;
         for (final String[] row : tshark.fields(decodeAs, true, "moldudp64",
             "udp.srcport", "udp.dstport", "moldudp64.sequence", "moldudp64.count", "moldudp64.msgdata"))
         {
@@ -381,10 +412,11 @@ final class ThirdPartyDecodersIT
             {
                 assertThat(nextDownstream < 0 || sequence == nextDownstream)
                     .as("downstream packet " + sequence + ", expected " + nextDownstream).isTrue();
-                nextDownstream = sequence + (count == 0xFFFF ? 0 : count);
+                nextDownstream = sequence + (count == END_OF_SESSION ? 0 : count);
+                endsOfSession += count == END_OF_SESSION ? 1 : 0;
             }
             answers += answer ? 1 : 0;
-            if ((downstream || answer) && count > 0 && count < 0xFFFF)
+            if ((downstream || answer) && count > 0 && count < END_OF_SESSION)
             {
                 final List<String> messages = values(row[4]);
                 assertThat(messages).as("messages of packet " + sequence).hasSize(count);
@@ -398,6 +430,7 @@ final class ThirdPartyDecodersIT
         }
         assertThat(nextDownstream).as("downstream packets captured").isPositive();
         assertThat(answers).as("re-request answers").isPositive();
+        assertThat(endsOfSession).as("End of Session packets at the md-publisher's stop").isPositive();
         final List<String> received = hex(recorder.messages());
         assertThat(bySequence.keySet()).as("MoldUDP64 sequence numbers, from 1 without a gap")
             .containsExactlyElementsOf(LongStream.rangeClosed(1, bySequence.size()).boxed().toList());
