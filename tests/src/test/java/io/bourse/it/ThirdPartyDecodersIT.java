@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * outbound message type, captured on the loopback interface and decoded by Wireshark's own SoupBinTCP 4.0, OUCH 4.x
  * and MoldUDP64 dissectors ({@link Tshark}), and the ITCH 5.0 market data the same session causes, on the fanout's
  * SoupBinTCP stream and on the md-publisher's MoldUDP64 feed (downstream and re-request answers), parsed by juncture's
- * ITCH 5.0 parser ({@link ItchRecorder}, which refuses a message longer than juncture's layout of its type). The
+ * ITCH 5.0 parser ({@link ItchRecorder}, which refuses a message juncture does not read to its last byte). The
  * exchange is the embedded one (DESIGN.md run mode 1) on the test host; the decoders are not Bourse's code.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -48,7 +48,10 @@ final class ThirdPartyDecodersIT
     private static final String SYMBOLS = "AAPL@0,MSFT@0,GOOG@0";
     private static final long PRICE = 100_0000;
     private static final long SYSTEM_HOURS = Ouch42.TIME_IN_FORCE_SYSTEM_HOURS;
-    /** Every OUCH 4.2 outbound type but none: System Event, Accepted, Replaced, Canceled, AIQ Canceled, ... */
+    /**
+     * Every OUCH 4.2 outbound type: System Event, Accepted, Replaced, Canceled, AIQ Canceled, Executed, Broken Trade,
+     * Rejected, Cancel Pending, Cancel Reject, Order Priority Update, Order Modified.
+     */
     private static final String OUCH_OUTBOUND_TYPES = "SAUCDEBJPITM";
     /** ITCH 5.0 types the session causes: System Event, Stock Directory, Trading Action, the order messages, ... */
     private static final String ITCH_TYPES = "SRHAFEXDUQB";
@@ -86,11 +89,12 @@ final class ThirdPartyDecodersIT
      * Three traders (demo01 and demo02 of firm DEMO, trdr01 of FIRM) go through entry, execution, replace, modify,
      * partial cancel, a reject, a self-match prevention cancel, a midpoint peg repriced, a closing cross's late period
      * (Cancel Pending, Cancel Reject) and a broken trade, while md01 reads the fanout and a MoldUDP64 receiver joins
-     * late and fills the gap with re-requests, and a login with a wrong password is rejected. Wireshark must find no
-     * malformed packet and no warning in the capture, no SoupBinTCP packet type outside the spec's, and must see,
-     * session by session, the OUCH messages each client sent and received, in order, with the tokens and match numbers
-     * the client read; the fanout's ITCH messages in the capture must be those md01 parsed, byte for byte, and the
-     * MoldUDP64 messages, by sequence number, those the receiver parsed, downstream packets numbered without a gap.
+     * late and fills the gap with re-requests, and a login with a wrong password is rejected; then the exchange stops,
+     * ending md01's and trdr01's sessions and the MoldUDP64 session. Wireshark must find no malformed packet and no
+     * warning in the capture, no SoupBinTCP packet type outside the spec's, and must see, session by session, the OUCH
+     * messages each client sent and received, in order, with the tokens and match numbers the client read; the fanout's
+     * ITCH messages in the capture must be those md01 parsed, byte for byte, and the MoldUDP64 messages, by sequence
+     * number, those the receiver parsed, downstream packets numbered without a gap up to End of Session.
      */
     @Test
     void shouldBeReadByWiresharkAndJunctureAsTheClientsReadIt() throws Exception
