@@ -69,7 +69,7 @@ final class ThirdPartyDecodersIT
     private static final int END_OF_SESSION = 0xFFFF;
     /** Of the Match Number in ITCH 5.0 Broken Trade 'B' (after type, Stock Locate, Tracking Number, Timestamp). */
     private static final int ITCH_BROKEN_TRADE_MATCH_OFFSET = 11;
-    /** The capture, kept for Wireshark after the test (the module's build directory). */
+    /** The capture, kept for Wireshark after the test, also a failed one (the module's build directory). */
     private static final Path CAPTURE_COPY = Path.of("target", "third-party-decoders.pcapng");
 
     @TempDir
@@ -109,7 +109,7 @@ final class ThirdPartyDecodersIT
 
         final ItchRecorder fanoutRecorder = new ItchRecorder();
         final ItchRecorder moldRecorder = new ItchRecorder();
-        try (Tshark tshark = Tshark.start())
+        try (Tshark tshark = Tshark.start(CAPTURE_COPY))
         {
             final EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings));
             final int gatewayPort = exchange.gatewayPort();
@@ -155,7 +155,6 @@ final class ThirdPartyDecodersIT
                 CloseHelper.quietCloseAll(sessions);
             }
             tshark.stopCapture();
-            tshark.copyCaptureTo(CAPTURE_COPY);
 
             final Map<String, String> decodeAs = Map.of(
                 "tcp.port==" + gatewayPort, "soupbintcp",

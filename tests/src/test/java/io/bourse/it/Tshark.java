@@ -37,21 +37,25 @@ final class Tshark implements AutoCloseable
     static final String AGGREGATOR = "|";
 
     private final GenericContainer<?> container;
+    /** Where {@link #close} keeps the capture. */
+    private final Path captureCopy;
     /** A UDP port of the capture filter that nothing listens on: see {@link #stopCapture}. */
     private int sentinelPort;
 
-    private Tshark(final GenericContainer<?> container)
+    private Tshark(final GenericContainer<?> container, final Path captureCopy)
     {
         this.container = container;
+        this.captureCopy = captureCopy;
     }
 
     /**
      * Builds the image (a cache hit when nothing changed) and starts its container, idle, on the host's network with
      * the capabilities a capture needs.
      *
+     * @param captureCopy where {@link #close} keeps the capture, a pcapng file, e.g. for Wireshark.
      * @return the running container.
      */
-    static Tshark start()
+    static Tshark start(final Path captureCopy)
     {
         final ImageFromDockerfile image = new ImageFromDockerfile(IMAGE_NAME, false)
             .withFileFromPath("Dockerfile",
@@ -69,7 +73,7 @@ final class Tshark implements AutoCloseable
                     .withCapAdd(Capability.NET_RAW, Capability.NET_ADMIN));
             });
         container.start();
-        return new Tshark(container);
+        return new Tshark(container, captureCopy);
     }
 
     /**
@@ -121,16 +125,6 @@ final class Tshark implements AutoCloseable
         }
         exec("pkill", "-TERM", "dumpcap");
         awaitLog("Packets captured", "dumpcap did not stop");
-    }
-
-    /**
-     * Copies the capture out of the container, e.g. for Wireshark when a test fails.
-     *
-     * @param file where to write it, a pcapng file.
-     */
-    void copyCaptureTo(final Path file)
-    {
-        container.copyFileFromContainer(CAPTURE_FILE, file.toString());
     }
 
     private void awaitLog(final String line, final String failure) throws IOException, InterruptedException
@@ -215,9 +209,34 @@ final class Tshark implements AutoCloseable
         return result.getStdout();
     }
 
+    /**
+     * Keeps the capture, if one was started, in {@link #start}'s file (also one a failed test cut short: dumpcap is
+     * stopped first, and whatever it wrote is kept), then stops the container. Keeping the capture is best effort: a
+     * failure to is not the test's.
+     */
     @Override
     public void close()
     {
-        container.stop();
+        try
+        {
+            if (0 != sentinelPort)
+            {
+                container.execInContainer("sh", "-c", "pkill -TERM dumpcap; for i in $(seq 50); do " +
+                    "grep -q 'Packets captured' " + DUMPCAP_LOG + " && break; sleep 0.1; done");
+                container.copyFileFromContainer(CAPTURE_FILE, captureCopy.toString());
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            System.err.println("tshark: the capture was not kept: " + ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        finally
+        {
+            container.stop();
+        }
     }
 }
