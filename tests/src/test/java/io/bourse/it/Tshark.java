@@ -79,7 +79,8 @@ final class Tshark implements AutoCloseable
     /**
      * Starts {@code dumpcap} on the loopback interface and returns once it captures.
      *
-     * @param captureFilter a pcap filter, e.g. {@code tcp port 15000 or udp port 17000}.
+     * @param captureFilter a pcap filter, e.g. {@code tcp port 15000 or udp port 17000}; the capture also takes a UDP
+     *                      port of its own, which {@link #stopCapture} uses.
      * @throws IOException    when the container cannot be reached.
      * @throws AssertionError when dumpcap does not start capturing in time.
      */
