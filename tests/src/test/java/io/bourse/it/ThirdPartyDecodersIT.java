@@ -72,12 +72,42 @@ final class ThirdPartyDecodersIT
     /** The capture, kept for Wireshark after the test, also a failed one (the module's build directory). */
     private static final Path CAPTURE_COPY = Path.of("target", "third-party-decoders.pcapng");
 
+    /**
+     * An OUCH session of the test: its client, the messages it received, and the types and Order Tokens of those it
+     * sent, in order.
+     */
+    private record Trader(
+        SoupBinTcpTestClient session, OuchRecorder recorder, StringBuilder sentTypes, Set<String> sentTokens)
+    {
+    }
+
+    /**
+     * A field of an OUCH 4.2 outbound message, as Wireshark or the test client reads it.
+     *
+     * @param type  the message's type.
+     * @param name  {@link #TOKEN} (Replaced: its Replacement Order Token) or {@link #MATCH_NUMBER}.
+     * @param value the token, spaces trimmed, or the match number in decimal.
+     */
+    private record OuchField(char type, String name, String value)
+    {
+        static final String TOKEN = "token";
+        static final String MATCH_NUMBER = "match";
+
+        static OuchField token(final char type, final String token)
+        {
+            return new OuchField(type, TOKEN, token);
+        }
+
+        static OuchField matchNumber(final char type, final String matchNumber)
+        {
+            return new OuchField(type, MATCH_NUMBER, matchNumber);
+        }
+    }
+
     @TempDir
     private Path journalDir;
 
-    private final Map<SoupBinTcpTestClient, OuchRecorder> traders = new LinkedHashMap<>();
-    private final Map<SoupBinTcpTestClient, StringBuilder> sent = new LinkedHashMap<>();
-    private final Map<SoupBinTcpTestClient, Set<String>> sentTokens = new LinkedHashMap<>();
+    private final Map<SoupBinTcpTestClient, Trader> traders = new LinkedHashMap<>();
     private final List<SoupBinTcpTestClient> sessions = new ArrayList<>();
     private String aeronDir;
     /** md01 on the fanout: stays logged in until the exchange stops. */
@@ -115,20 +145,16 @@ final class ThirdPartyDecodersIT
             final int gatewayPort = exchange.gatewayPort();
             final int fanoutPort = exchange.fanoutPort();
             final int mdPort;
-            final Map<Integer, String> sentByPort = new TreeMap<>();
-            final Map<Integer, Set<String>> sentTokensByPort = new TreeMap<>();
-            final Map<Integer, List<byte[]>> receivedByPort = new TreeMap<>();
+            final Map<Integer, Trader> tradersByPort = new TreeMap<>();
             try
             {
                 tshark.startCapture("tcp port " + gatewayPort + " or tcp port " + fanoutPort + " or udp port " +
                     moldPort + " or udp port " + moldRequestPort);
                 runSession(exchange, fanoutRecorder, moldRecorder);
                 mdPort = subscriber.localPort();
-                for (final SoupBinTcpTestClient trader : traders.keySet())
+                for (final Trader trader : traders.values())
                 {
-                    sentByPort.put(trader.localPort(), sent.get(trader).toString());
-                    sentTokensByPort.put(trader.localPort(), sentTokens.get(trader));
-                    receivedByPort.put(trader.localPort(), traders.get(trader).messages());
+                    tradersByPort.put(trader.session().localPort(), trader);
                 }
                 for (final SoupBinTcpTestClient session : sessions)
                 {
@@ -164,8 +190,8 @@ final class ThirdPartyDecodersIT
             assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
                 .as("frames Wireshark finds malformed, warns of, or holding an unknown OUCH message").isEmpty();
             assertSoupBinTcpPacketTypes(tshark, decodeAs, gatewayPort, fanoutPort);
-            assertOuchAsSentAndReceived(tshark, decodeAs, gatewayPort, sentByPort, sentTokensByPort,
-                receivedByPort, fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
+            assertOuchAsSentAndReceived(tshark, decodeAs, gatewayPort, tradersByPort,
+                fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
                     .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
                     .toList());
             assertFanoutAsReceived(tshark, decodeAs, fanoutPort, mdPort, fanoutRecorder);
@@ -226,7 +252,7 @@ final class ThirdPartyDecodersIT
         pollUntil(RESPONSE_TIMEOUT, "the cross's executions", () -> has(a, 'E', 2), sessions);
 
         admin("break-trade", "--symbol=AAPL", "--reason=E",
-            "--match-number=" + traders.get(c).executed().getFirst().matchNumber());
+            "--match-number=" + traders.get(c).recorder().executed().getFirst().matchNumber());
         pollUntil(RESPONSE_TIMEOUT, "Broken Trade to both sides", () -> has(a, 'B', 1) && has(c, 'B', 1), sessions);
         pollUntil(RESPONSE_TIMEOUT, "Broken Trade on the fanout", () -> hasType(fanoutRecorder, 'B'), sessions);
 
@@ -289,13 +315,12 @@ final class ThirdPartyDecodersIT
      */
     private static void assertOuchAsSentAndReceived(
         final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort,
-        final Map<Integer, String> sentByPort, final Map<Integer, Set<String>> sentTokensByPort,
-        final Map<Integer, List<byte[]>> receivedByPort, final List<String> itchBrokenMatchNumbers)
+        final Map<Integer, Trader> tradersByPort, final List<String> itchBrokenMatchNumbers)
         throws IOException, InterruptedException
     {
         final Map<Integer, StringBuilder> inbound = new TreeMap<>();
         final Map<Integer, StringBuilder> outbound = new TreeMap<>();
-        final Map<Integer, List<String>> outboundFields = new TreeMap<>();
+        final Map<Integer, List<OuchField>> outboundFields = new TreeMap<>();
         for (final String[] row : tshark.fields(decodeAs, true, "ouch && tcp.port == " + gatewayPort,
             "tcp.srcport", "tcp.dstport", "ouch.packet_type", "ouch.order_token", "ouch.replacement_order_token",
             "ouch.match_number"))
@@ -306,7 +331,7 @@ final class ThirdPartyDecodersIT
             types.forEach((out ? outbound : inbound).computeIfAbsent(client, (k) -> new StringBuilder())::append);
             if (out)
             {
-                final List<String> fields = outboundFields.computeIfAbsent(client, (k) -> new ArrayList<>());
+                final List<OuchField> fields = outboundFields.computeIfAbsent(client, (k) -> new ArrayList<>());
                 final Iterator<String> tokens = values(row[3]).iterator();
                 final Iterator<String> replacementTokens = values(row[4]).iterator();
                 final Iterator<String> matchNumbers = values(row[5]).iterator();
@@ -314,32 +339,35 @@ final class ThirdPartyDecodersIT
                 {
                     if ('S' != type)
                     {
-                        fields.add(type + " token " + ('U' == type ? replacementTokens : tokens).next().trim());
+                        fields.add(OuchField.token(type, ('U' == type ? replacementTokens : tokens).next().trim()));
                     }
                     if ('E' == type || 'B' == type)
                     {
-                        fields.add(type + " match " + matchNumbers.next());
+                        fields.add(OuchField.matchNumber(type, matchNumbers.next()));
                     }
                 }
             }
         }
+        final Map<Integer, String> sent = new TreeMap<>();
         final Map<Integer, String> received = new TreeMap<>();
-        final Map<Integer, List<String>> receivedFields = new TreeMap<>();
-        receivedByPort.forEach((port, messages) ->
+        final Map<Integer, List<OuchField>> receivedFields = new TreeMap<>();
+        tradersByPort.forEach((port, trader) ->
         {
-            received.put(port, types(messages));
-            receivedFields.put(port, ouchFields(messages));
+            sent.put(port, trader.sentTypes().toString());
+            received.put(port, types(trader.recorder().messages()));
+            receivedFields.put(port, ouchFields(trader.recorder().messages()));
         });
-        assertThat(asStrings(inbound)).as("OUCH 4.2 inbound, by client port").isEqualTo(sentByPort);
+        assertThat(asStrings(inbound)).as("OUCH 4.2 inbound, by client port").isEqualTo(sent);
         assertThat(asStrings(outbound)).as("OUCH 4.2 outbound, by client port").isEqualTo(received);
         assertThat(outboundFields).as("OUCH 4.2 outbound tokens and match numbers, by client port")
             .isEqualTo(receivedFields);
-        outboundFields.forEach((port, fields) -> assertThat(fields.stream().filter((f) -> f.contains(" token "))
-            .map((f) -> f.substring(f.indexOf(" token ") + 7)).distinct().toList())
+        outboundFields.forEach((port, fields) -> assertThat(fields.stream()
+            .filter((field) -> OuchField.TOKEN.equals(field.name())).map(OuchField::value).distinct().toList())
             .as("Order Tokens of the answers to client port " + port + ", all of its own")
-            .isSubsetOf(sentTokensByPort.get(port)));
+            .isSubsetOf(tradersByPort.get(port).sentTokens()));
         final List<String> brokenMatchNumbers = outboundFields.values().stream().flatMap(List::stream)
-            .filter((f) -> f.startsWith("B match ")).map((f) -> f.substring(8)).distinct().toList();
+            .filter((field) -> 'B' == field.type() && OuchField.MATCH_NUMBER.equals(field.name()))
+            .map(OuchField::value).distinct().toList();
         assertThat(brokenMatchNumbers).as("OUCH Broken Trade's Match Number, as ITCH Broken Trade's")
             .containsExactlyElementsOf(itchBrokenMatchNumbers);
         assertThat(distinct(String.join("", received.values())))
@@ -351,20 +379,21 @@ final class ThirdPartyDecodersIT
      * @return each one's Order Token (Replaced: Replacement Order Token), at offset 9, 14 characters, and after it an
      * Executed's or Broken Trade's Match Number (offset 32 or 23, 8 bytes), as the test client received them.
      */
-    private static List<String> ouchFields(final List<byte[]> messages)
+    private static List<OuchField> ouchFields(final List<byte[]> messages)
     {
-        final List<String> fields = new ArrayList<>();
+        final List<OuchField> fields = new ArrayList<>();
         for (final byte[] message : messages)
         {
             final char type = (char)message[0];
             if ('S' != type)
             {
-                fields.add(type + " token " + new String(message, 9, 14, StandardCharsets.US_ASCII).trim());
+                fields.add(OuchField.token(type, new String(message, 9, 14, StandardCharsets.US_ASCII).trim()));
             }
             if ('E' == type || 'B' == type)
             {
                 final int offset = 'E' == type ? 32 : 23;
-                fields.add(type + " match " + Long.toUnsignedString(ByteBuffer.wrap(message).getLong(offset)));
+                fields.add(OuchField.matchNumber(type,
+                    Long.toUnsignedString(ByteBuffer.wrap(message).getLong(offset))));
             }
         }
         return fields;
@@ -464,9 +493,7 @@ final class ThirdPartyDecodersIT
             open(SoupBinTcpTestClient.login(exchange.gatewayPort(), user, user + "pw", 0, recorder));
         session.awaitLoginAnswer(RESPONSE_TIMEOUT);
         assertThat(session.loginAccepted()).as(user + " logged in").isTrue();
-        traders.put(session, recorder);
-        sent.put(session, new StringBuilder());
-        sentTokens.put(session, new TreeSet<>());
+        traders.put(session, new Trader(session, recorder, new StringBuilder(), new TreeSet<>()));
         return session;
     }
 
@@ -484,11 +511,12 @@ final class ThirdPartyDecodersIT
     private void send(final SoupBinTcpTestClient session, final ByteBuffer message, final BooleanSupplier answered)
         throws IOException
     {
-        sent.get(session).append((char)message.get(0));
-        sentTokens.get(session).add(token(message, 1));
+        final Trader trader = traders.get(session);
+        trader.sentTypes().append((char)message.get(0));
+        trader.sentTokens().add(token(message, 1));
         if ('U' == message.get(0))
         {
-            sentTokens.get(session).add(token(message, 15));
+            trader.sentTokens().add(token(message, 15));
         }
         session.send(message);
         pollUntil(RESPONSE_TIMEOUT, "the answer to OUCH '" + (char)message.get(0) + "'", answered, sessions);
@@ -497,7 +525,7 @@ final class ThirdPartyDecodersIT
     /** @return true once the session has received at least count OUCH messages of the type. */
     private boolean has(final SoupBinTcpTestClient session, final char type, final int count)
     {
-        return types(traders.get(session).messages()).chars().filter((t) -> t == type).count() >= count;
+        return types(traders.get(session).recorder().messages()).chars().filter((t) -> t == type).count() >= count;
     }
 
     /** Runs {@code bourse admin} in this JVM against the embedded exchange; it must succeed. */

@@ -222,12 +222,12 @@ final class Tshark implements AutoCloseable
         {
             if (0 != sentinelPort)
             {
-                container.execInContainer("sh", "-c", "pkill -TERM dumpcap; for i in $(seq 50); do " +
-                    "grep -q 'Packets captured' " + DUMPCAP_LOG + " && break; sleep 0.1; done");
+                container.execInContainer("pkill", "-TERM", "dumpcap"); // none left once stopCapture ran
+                awaitLog("Packets captured", "dumpcap did not stop");
                 container.copyFileFromContainer(CAPTURE_FILE, captureCopy.toString());
             }
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException | AssertionError ex)
         {
             System.err.println("tshark: the capture was not kept: " + ex);
         }
