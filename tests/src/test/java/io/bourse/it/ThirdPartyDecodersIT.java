@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * outbound message type, captured on the loopback interface and decoded by Wireshark's own SoupBinTCP 4.0, OUCH 4.x
  * and MoldUDP64 dissectors ({@link Tshark}), and the ITCH 5.0 market data the same session causes, on the fanout's
  * SoupBinTCP stream and on the md-publisher's MoldUDP64 feed (downstream and re-request answers), parsed by juncture's
- * ITCH 5.0 parser ({@link ItchRecorder}, which refuses a message juncture does not read to its last byte). The
+ * ITCH 5.0 parser ({@link ItchRecorder}, which refuses a message juncture does not read to its last byte) and by
+ * itchfeed's ({@link Itchfeed}). Bourse writes ITCH 5.0 with juncture's message classes (Cross Trade aside), so
+ * juncture's reading alone checks its values but not its layouts; itchfeed, by another author, checks those. The
  * exchange is the embedded one (DESIGN.md run mode 1) on the test host; the decoders are not Bourse's code.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -65,6 +67,13 @@ final class ThirdPartyDecodersIT
         "moldudp64.count.invalid || moldudp64.end_of_session_extra || soupbintcp.req_seq_num.invalid || " +
         "soupbintcp.next_seq_num.invalid || (_ws.expert.severity >= warning && !tcp.analysis.flags)";
 
+    /** The fields every ITCH 5.0 message begins with, after its type, by {@link JunctureFields#name}. */
+    private static final Set<String> ITCH_HEADER_FIELDS = Set.of("stocklocate", "trackingnumber", "timestamp");
+    /**
+     * Add Order, Order Replace, Order Executed and Broken Trade messages the session causes on each feed (3 Add Orders,
+     * 2 replaces, 1 execution, 1 break), twice: on the fanout and on the MoldUDP64 feed.
+     */
+    private static final int ITCH_ORDER_MESSAGES = 2 * 7;
     /** MoldUDP64 Message Count of an End of Session packet. */
     private static final int END_OF_SESSION = 0xFFFF;
     /** Of the Match Number in ITCH 5.0 Broken Trade 'B' (after type, Stock Locate, Tracking Number, Timestamp). */
@@ -124,7 +133,9 @@ final class ThirdPartyDecodersIT
      * warning in the capture, no SoupBinTCP packet type outside the spec's, and must see, session by session, the OUCH
      * messages each client sent and received, in order, with the tokens and match numbers the client read; the fanout's
      * ITCH messages in the capture must be those md01 parsed, byte for byte, and the MoldUDP64 messages, by sequence
-     * number, those the receiver parsed, downstream packets numbered without a gap up to End of Session.
+     * number, those the receiver parsed, downstream packets numbered without a gap up to End of Session. itchfeed must
+     * read each of those ITCH messages as juncture does, field by field, and the orders, executions, broken trade and
+     * cross in them as the OUCH answers tell them.
      */
     @Test
     void shouldBeReadByWiresharkAndJunctureAsTheClientsReadIt() throws Exception
@@ -139,7 +150,7 @@ final class ThirdPartyDecodersIT
 
         final ItchRecorder fanoutRecorder = new ItchRecorder();
         final ItchRecorder moldRecorder = new ItchRecorder();
-        try (Tshark tshark = Tshark.start(CAPTURE_COPY))
+        try (Tshark tshark = Tshark.start(CAPTURE_COPY); Itchfeed itchfeed = Itchfeed.start())
         {
             final EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(settings));
             final int gatewayPort = exchange.gatewayPort();
@@ -194,8 +205,12 @@ final class ThirdPartyDecodersIT
                 fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
                     .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
                     .toList());
-            assertFanoutAsReceived(tshark, decodeAs, fanoutPort, mdPort, fanoutRecorder);
-            assertMoldAsReceived(tshark, decodeAs, moldPort, moldRequestPort, moldRecorder);
+            final List<String> itch = new ArrayList<>(
+                assertFanoutAsReceived(tshark, decodeAs, fanoutPort, mdPort, fanoutRecorder));
+            itch.addAll(assertMoldAsReceived(tshark, decodeAs, moldPort, moldRequestPort, moldRecorder));
+            final List<Itchfeed.Message> decoded = itchfeed.decode(itch);
+            assertItchfeedReadsAsJuncture(decoded);
+            assertItchfeedOrdersAsOuch(decoded);
         }
     }
 
@@ -399,8 +414,12 @@ final class ThirdPartyDecodersIT
         return fields;
     }
 
-    /** The ITCH 5.0 messages in the fanout's SoupBinTCP Sequenced Data to md01 are those md01 parsed, in order. */
-    private static void assertFanoutAsReceived(
+    /**
+     * The ITCH 5.0 messages in the fanout's SoupBinTCP Sequenced Data to md01 are those md01 parsed, in order.
+     *
+     * @return those messages, in hex, as Wireshark's SoupBinTCP dissector gives them.
+     */
+    private static List<String> assertFanoutAsReceived(
         final Tshark tshark, final Map<String, String> decodeAs, final int fanoutPort, final int mdPort,
         final ItchRecorder recorder) throws IOException, InterruptedException
     {
@@ -418,14 +437,17 @@ final class ThirdPartyDecodersIT
         assertThat(captured).as("ITCH 5.0 from the fanout").isEqualTo(hex(recorder.messages()));
         assertThat(distinct(types(recorder.messages())))
             .as("the fanout's ITCH 5.0 types").containsAll(distinct(ITCH_TYPES));
+        return captured;
     }
 
     /**
      * The MoldUDP64 downstream packets are numbered without a gap and end with End of Session, the re-request server
      * answered, and every message of the downstream and answer packets is, by sequence number from 1, the one the
      * receiver parsed.
+     *
+     * @return every message of the session by sequence number, in hex, as Wireshark's MoldUDP64 dissector gives them.
      */
-    private static void assertMoldAsReceived(
+    private static List<String> assertMoldAsReceived(
         final Tshark tshark, final Map<String, String> decodeAs, final int moldPort, final int requestPort,
         final ItchRecorder recorder) throws IOException, InterruptedException
     {
@@ -470,6 +492,96 @@ final class ThirdPartyDecodersIT
             received.size());
         assertThat(new ArrayList<>(bySequence.values()).subList(0, received.size()))
             .as("ITCH 5.0 over MoldUDP64, by sequence number").isEqualTo(received);
+        return new ArrayList<>(bySequence.values());
+    }
+
+    /**
+     * itchfeed reads every message of the fanout's stream and of the MoldUDP64 session, each to the same field values
+     * as juncture, with every Timestamp within a day; in Cross Trade 'Q', whose fields after the Timestamp juncture
+     * 1.0.0 misreads ({@link ItchRecorder}), to those of the session's closing cross instead: GOOG, 50 shares (the
+     * sell side's) at $100.00, Cross Type 'C'; and no Match Number 0.
+     */
+    private static void assertItchfeedReadsAsJuncture(final List<Itchfeed.Message> decoded) throws IOException
+    {
+        assertThat(decoded.stream().filter((message) -> null != message.refusal())
+            .map((message) -> message.hex() + ": " + message.refusal()).toList())
+            .as("ITCH 5.0 messages itchfeed refuses").isEmpty();
+        final List<String> disagreements = new ArrayList<>();
+        for (final Itchfeed.Message message : decoded)
+        {
+            final Map<String, String> byItchfeed = new TreeMap<>();
+            message.fields().forEach((name, value) -> byItchfeed.put(JunctureFields.name(name), value));
+            final Map<String, String> expected = new TreeMap<>();
+            JunctureFields.read(HexFormat.of().parseHex(message.hex())).forEach((name, value) ->
+                expected.put(name, value.like(byItchfeed.getOrDefault(name, ""))));
+            if ('Q' == message.type())
+            {
+                expected.keySet().retainAll(ITCH_HEADER_FIELDS);
+                expected.putAll(Map.of("stock", "x" + HexFormat.of().formatHex("GOOG    ".getBytes(
+                    StandardCharsets.US_ASCII)), "shares", "50", "crossprice", Long.toString(PRICE), "crosstype",
+                    "x43", "matchnumber", byItchfeed.getOrDefault("matchnumber", "")));
+            }
+            if (!byItchfeed.equals(expected) ||
+                Long.parseLong(byItchfeed.getOrDefault("timestamp", "0")) >= TimeUnit.DAYS.toNanos(1) ||
+                "0".equals(byItchfeed.get("matchnumber")))
+            {
+                disagreements.add(message.hex() + ": itchfeed " + byItchfeed + ", expected " + expected);
+            }
+        }
+        assertThat(disagreements)
+            .as("ITCH 5.0 fields itchfeed reads otherwise than juncture (Cross Trade: than the session's cross)")
+            .isEmpty();
+        assertThat(decoded.stream().map((message) -> String.valueOf(message.type())).distinct().toList())
+            .as("ITCH 5.0 types itchfeed read").containsAll(
+                distinct(ITCH_TYPES).stream().map(String::valueOf).toList());
+    }
+
+    /**
+     * The orders in the ITCH 5.0 messages, as itchfeed reads them, are those the OUCH 4.2 sessions were answered
+     * about: each Add Order 'A' or 'F' an OUCH Accepted order (Order Reference Number, side, shares, stock, price),
+     * each Order Replace 'U' an OUCH Replaced (the new Order Reference Number, shares, price), each Order Executed 'E'
+     * an OUCH Executed (Match Number, shares), and each Broken Trade 'B' the Match Number of an OUCH Executed. (A
+     * Cross Trade 'Q' has a Match Number of its own, not its executions'.)
+     */
+    private void assertItchfeedOrdersAsOuch(final List<Itchfeed.Message> decoded)
+    {
+        final Set<String> answered = new TreeSet<>();
+        for (final Trader trader : traders.values())
+        {
+            final OuchRecorder ouch = trader.recorder();
+            ouch.accepted().forEach((accepted) -> answered.add(String.join(" ", "A",
+                Long.toUnsignedString(accepted.orderReference()), "x" + HexFormat.of().toHexDigits(accepted.side()),
+                Long.toString(accepted.shares()), "x" + HexFormat.of().toHexDigits(accepted.stock()),
+                Long.toString(accepted.price()))));
+            ouch.replaced().forEach((replaced) -> answered.add(String.join(" ", "U",
+                Long.toUnsignedString(replaced.orderReference()), Long.toString(replaced.shares()),
+                Long.toString(replaced.price()))));
+            ouch.executed().forEach((executed) ->
+            {
+                answered.add("E " + Long.toUnsignedString(executed.matchNumber()) + " " + executed.shares());
+                answered.add("match " + Long.toUnsignedString(executed.matchNumber()));
+            });
+        }
+        final List<String> told = new ArrayList<>();
+        for (final Itchfeed.Message message : decoded)
+        {
+            final Map<String, String> field = message.fields();
+            switch (message.type())
+            {
+                case 'A', 'F' -> told.add(String.join(" ", "A", field.get("order_reference_number"),
+                    field.get("buy_sell_indicator"), field.get("shares"), field.get("stock"), field.get("price")));
+                case 'U' -> told.add(String.join(" ", "U", field.get("new_order_reference_number"),
+                    field.get("shares"), field.get("price")));
+                case 'E' -> told.add("E " + field.get("match_number") + " " + field.get("executed_shares"));
+                case 'B' -> told.add("match " + field.get("match_number"));
+                default ->
+                {
+                }
+            }
+        }
+        assertThat(told).as("ITCH 5.0 orders, executions and broken trades, as itchfeed reads them")
+            .hasSizeGreaterThanOrEqualTo(ITCH_ORDER_MESSAGES);
+        assertThat(answered).as("the OUCH 4.2 answers that tell of them").containsAll(told);
     }
 
     private static String token(final ByteBuffer message, final int offset)

@@ -4,7 +4,6 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import org.testcontainers.containers.Container;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.images.builder.ImageFromDockerfile;
 
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -25,10 +24,6 @@ import java.util.Map;
  */
 final class Tshark implements AutoCloseable
 {
-    /** Tag of the image built for the integration tests. */
-    private static final String IMAGE_NAME = "bourse-it/tshark";
-    /** Base-image build argument of the Dockerfile; taken from the environment when set (air-gapped hosts). */
-    private static final String BASE_IMAGE_ARG = "BOURSE_DEBIAN_IMAGE";
     private static final String CAPTURE_FILE = "/tmp/capture.pcapng";
     private static final String DUMPCAP_LOG = "/tmp/dumpcap.log";
     /** Most that dumpcap takes to start capturing, or to write the capture out once stopped. */
@@ -57,15 +52,7 @@ final class Tshark implements AutoCloseable
      */
     static Tshark start(final Path captureCopy)
     {
-        final ImageFromDockerfile image = new ImageFromDockerfile(IMAGE_NAME, false)
-            .withFileFromPath("Dockerfile",
-                BourseImage.repositoryRoot().resolve("tests/src/test/docker/tshark/Dockerfile"));
-        final String baseImage = System.getenv(BASE_IMAGE_ARG);
-        if (null != baseImage && !baseImage.isBlank())
-        {
-            image.withBuildArg(BASE_IMAGE_ARG, baseImage);
-        }
-        final GenericContainer<?> container = new GenericContainer<>(image)
+        final GenericContainer<?> container = new GenericContainer<>(DecoderImage.of("tshark"))
             .withCreateContainerCmdModifier((cmd) ->
             {
                 final HostConfig hostConfig = null == cmd.getHostConfig() ? new HostConfig() : cmd.getHostConfig();
