@@ -21,8 +21,8 @@ import java.util.Map;
  */
 final class Itchfeed implements AutoCloseable
 {
-    /** The wheel the build downloads (tests/pom.xml, download-maven-plugin), relative to the module's directory. */
-    private static final Path WHEEL = Path.of("target", "itchfeed", "itchfeed.whl");
+    /** The wheel the build downloads (tests/pom.xml, download-maven-plugin). */
+    private static final Path WHEEL = BourseImage.repositoryRoot().resolve("tests/target/itchfeed/itchfeed.whl");
     private static final String INPUT_FILE = "/tmp/itch50.hex";
 
     /**
@@ -55,8 +55,8 @@ final class Itchfeed implements AutoCloseable
     {
         if (!Files.isRegularFile(WHEEL))
         {
-            throw new IllegalStateException(WHEEL.toAbsolutePath() + " missing: the tests module's Maven build " +
-                "downloads it (generate-test-resources)");
+            throw new IllegalStateException(WHEEL + " missing: the tests module's Maven build downloads it " +
+                "(generate-test-resources)");
         }
         final GenericContainer<?> container =
             new GenericContainer<>(DecoderImage.of("itchfeed").withFileFromPath("itchfeed.whl", WHEEL));
@@ -88,9 +88,16 @@ final class Itchfeed implements AutoCloseable
                 decoded.add(message(line.split("\t")));
             }
         }
-        if (!decoded.stream().map(Message::hex).toList().equals(messages))
+        final List<String> answered = decoded.stream().map(Message::hex).toList();
+        if (!answered.equals(messages))
         {
-            throw new AssertionError("itchfeed answered for other messages than those given: " + result.getStdout());
+            int i = 0;
+            while (i < Math.min(answered.size(), messages.size()) && answered.get(i).equals(messages.get(i)))
+            {
+                i++;
+            }
+            throw new AssertionError("itchfeed answered " + answered.size() + " messages for " + messages.size() +
+                ", the first other than given at " + i + ": " + result.getStdout());
         }
         return decoded;
     }

@@ -60,7 +60,8 @@ final class JunctureFields
     /**
      * @param message one ITCH 5.0 message.
      * @return juncture's reading of it, by {@link #name}: the Timestamp as one field, its two parts joined.
-     * @throws IOException when juncture's parser refuses it.
+     * @throws IOException                        when juncture's parser refuses it (an unknown type).
+     * @throws java.nio.BufferUnderflowException when it is shorter than juncture's layout of its type.
      */
     static Map<String, Value> read(final byte[] message) throws IOException
     {
@@ -85,7 +86,8 @@ final class JunctureFields
                         case "byte" -> new Value(field.getByte(of) & 0xFFL, 1);
                         case "short" -> new Value(field.getShort(of) & 0xFFFFL, 2);
                         case "int" -> new Value(field.getInt(of) & 0xFFFF_FFFFL, 4);
-                        default -> new Value(field.getLong(of), 8);
+                        case "long" -> new Value(field.getLong(of), 8);
+                        default -> throw new IllegalStateException("juncture's " + field + ": not an integer");
                     };
                     final String name = field.getName().toLowerCase(Locale.ROOT);
                     fields.put(ITCHFEED_NAMES.getOrDefault(name, name), value);
