@@ -61,11 +61,13 @@ final class ThirdPartyDecodersIT
     /**
      * What Wireshark finds wrong: a malformed packet, an unknown OUCH message, a MoldUDP64 message length or count that
      * does not fit, a SoupBinTCP sequence number that is not a number, or any other warning or error of a dissector
-     * (TCP's own analysis aside: a frame it flags, e.g. a retransmission, is loopback's business, not Bourse's).
+     * (TCP's own analysis aside: a frame it flags, e.g. a retransmission or a duplicate SACK, is loopback's business,
+     * not Bourse's).
      */
     private static final String PROBLEMS = "_ws.malformed || ouch.unknown_message || moldudp64.msglen.invalid || " +
         "moldudp64.count.invalid || moldudp64.end_of_session_extra || soupbintcp.req_seq_num.invalid || " +
-        "soupbintcp.next_seq_num.invalid || (_ws.expert.severity >= warning && !tcp.analysis.flags)";
+        "soupbintcp.next_seq_num.invalid || " +
+        "(_ws.expert.severity >= warning && !tcp.analysis.flags && !tcp.options.sack.dsack)";
 
     /** The fields every ITCH 5.0 message begins with, after its type, by {@link JunctureFields#name}. */
     private static final Set<String> ITCH_HEADER_FIELDS = Set.of("stocklocate", "trackingnumber", "timestamp");
@@ -82,11 +84,11 @@ final class ThirdPartyDecodersIT
     private static final Path CAPTURE_COPY = Path.of("target", "third-party-decoders.pcapng");
 
     /**
-     * An OUCH session of the test: its client, the messages it received, and the types and Order Tokens of those it
-     * sent, in order.
+     * An OUCH session of the test: its client, the messages it received, and those it sent, in order, with their Order
+     * Tokens.
      */
     private record Trader(
-        SoupBinTcpTestClient session, OuchRecorder recorder, StringBuilder sentTypes, Set<String> sentTokens)
+        SoupBinTcpTestClient session, OuchRecorder recorder, List<byte[]> sent, Set<String> sentTokens)
     {
     }
 
@@ -131,11 +133,12 @@ final class ThirdPartyDecodersIT
      * late and fills the gap with re-requests, and a login with a wrong password is rejected; then the exchange stops,
      * ending md01's and trdr01's sessions and the MoldUDP64 session. Wireshark must find no malformed packet and no
      * warning in the capture, no SoupBinTCP packet type outside the spec's, and must see, session by session, the OUCH
-     * messages each client sent and received, in order, with the tokens and match numbers the client read; the fanout's
-     * ITCH messages in the capture must be those md01 parsed, byte for byte, and the MoldUDP64 messages, by sequence
-     * number, those the receiver parsed, downstream packets numbered without a gap up to End of Session. itchfeed must
-     * read each of those ITCH messages as juncture does, field by field (the Cross Trade as the session's cross), and
-     * the orders, executions and broken trade in them as the OUCH answers tell them.
+     * messages each client sent and received, in order, with the tokens and match numbers the client read and every
+     * field as Bourse's OUCH flyweights read it; the fanout's ITCH messages in the capture must be those md01 parsed,
+     * byte for byte, and the MoldUDP64 messages, by sequence number, those the receiver parsed, downstream packets
+     * numbered without a gap up to End of Session. itchfeed must read each of those ITCH messages as juncture does,
+     * field by field (the Cross Trade as the session's cross), and the orders, executions and broken trade in them as
+     * the OUCH answers tell them.
      */
     @Test
     void shouldBeReadByWiresharkJunctureAndItchfeedAsTheClientsReadIt() throws Exception
@@ -201,6 +204,7 @@ final class ThirdPartyDecodersIT
             assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
                 .as("frames Wireshark finds malformed, warns of, or holding an unknown OUCH message").isEmpty();
             assertSoupBinTcpPacketTypes(tshark, decodeAs, gatewayPort, fanoutPort);
+            assertOuchFieldsAsBourseReadsThem(tshark, decodeAs, gatewayPort, tradersByPort);
             assertOuchAsSentAndReceived(tshark, decodeAs, gatewayPort, tradersByPort,
                 fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
                     .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
@@ -368,7 +372,7 @@ final class ThirdPartyDecodersIT
         final Map<Integer, List<OuchField>> receivedFields = new TreeMap<>();
         tradersByPort.forEach((port, trader) ->
         {
-            sent.put(port, trader.sentTypes().toString());
+            sent.put(port, types(trader.sent()));
             received.put(port, types(trader.recorder().messages()));
             receivedFields.put(port, ouchFields(trader.recorder().messages()));
         });
@@ -387,6 +391,43 @@ final class ThirdPartyDecodersIT
             .containsExactlyElementsOf(itchBrokenMatchNumbers);
         assertThat(distinct(String.join("", received.values())))
             .as("every OUCH 4.2 outbound type").containsExactlyInAnyOrderElementsOf(distinct(OUCH_OUTBOUND_TYPES));
+    }
+
+    /**
+     * Wireshark reads every field of every OUCH 4.2 message, both ways, as Bourse's flyweights do ({@link OuchFields}):
+     * each message a client sent as the gateway's decoder reads it, and each the gateway sent as the client read it.
+     * The gateway writes and reads OUCH with the same flyweights as the test client, so only a reader by others can
+     * tell a field at the wrong place.
+     */
+    private static void assertOuchFieldsAsBourseReadsThem(
+        final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort,
+        final Map<Integer, Trader> tradersByPort) throws IOException, InterruptedException
+    {
+        final Map<String, List<Map<String, String>>> byWireshark = new TreeMap<>();
+        for (final Map<String, Object> frame : tshark.layers(decodeAs, "ouch && tcp.port == " + gatewayPort,
+            "tcp ouch"))
+        {
+            final Map<String, Object> tcp = Json.object(frame.get("tcp"));
+            final boolean out = gatewayPort == Integer.parseInt(String.valueOf(tcp.get("tcp.srcport")));
+            final String direction = tcp.get(out ? "tcp.dstport" : "tcp.srcport") + (out ? " out" : " in");
+            final Object layer = frame.get("ouch");
+            for (final Object message : layer instanceof List<?> messages ? messages : List.of(layer))
+            {
+                final Map<String, String> fields = new TreeMap<>();
+                Json.object(message).forEach((name, value) ->
+                    fields.put(name.substring("ouch.".length()), String.valueOf(value).stripTrailing()));
+                byWireshark.computeIfAbsent(direction, (k) -> new ArrayList<>()).add(fields);
+            }
+        }
+        final Map<String, List<Map<String, String>>> byBourse = new TreeMap<>();
+        tradersByPort.forEach((port, trader) ->
+        {
+            byBourse.put(port + " in", trader.sent().stream().map((m) -> OuchFields.read(m, true)).toList());
+            byBourse.put(port + " out",
+                trader.recorder().messages().stream().map((m) -> OuchFields.read(m, false)).toList());
+        });
+        assertThat(byWireshark).as("OUCH 4.2 fields as Wireshark reads them, by client port and direction")
+            .isEqualTo(byBourse);
     }
 
     /**
@@ -607,7 +648,7 @@ final class ThirdPartyDecodersIT
             open(SoupBinTcpTestClient.login(exchange.gatewayPort(), user, user + "pw", 0, recorder));
         session.awaitLoginAnswer(RESPONSE_TIMEOUT);
         assertThat(session.loginAccepted()).as(user + " logged in").isTrue();
-        traders.put(session, new Trader(session, recorder, new StringBuilder(), new TreeSet<>()));
+        traders.put(session, new Trader(session, recorder, new ArrayList<>(), new TreeSet<>()));
         return session;
     }
 
@@ -626,7 +667,9 @@ final class ThirdPartyDecodersIT
         throws IOException
     {
         final Trader trader = traders.get(session);
-        trader.sentTypes().append((char)message.get(0));
+        final byte[] bytes = new byte[message.remaining()];
+        message.duplicate().get(bytes);
+        trader.sent().add(bytes);
         trader.sentTokens().add(token(message, 1));
         if ('U' == message.get(0))
         {

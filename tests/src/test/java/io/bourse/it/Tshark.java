@@ -169,6 +169,33 @@ final class Tshark implements AutoCloseable
     }
 
     /**
+     * Decodes the capture: {@code tshark -T json}, the protocol layers of each frame that passes the display filter.
+     *
+     * @param decodeAs      {@code -d} rules, e.g. {@code tcp.port==15000,soupbintcp}.
+     * @param displayFilter e.g. {@code ouch}.
+     * @param protocols     the layers to keep, e.g. {@code tcp ouch}.
+     * @return each frame's layers by protocol, in capture order: a layer's fields by name, e.g. {@code ouch.shares},
+     *         each as tshark prints it; a protocol that occurs several times in a frame (several OUCH messages in a
+     *         segment) gives a list of such layers, in order.
+     * @throws IOException    when the container cannot be reached.
+     * @throws AssertionError when tshark fails.
+     */
+    List<Map<String, Object>> layers(
+        final Map<String, String> decodeAs, final String displayFilter, final String protocols)
+        throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", "json",
+            "--no-duplicate-keys", "-J", protocols, "-Y", displayFilter));
+        decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
+        final List<Map<String, Object>> frames = new ArrayList<>();
+        for (final Object frame : Json.array(Json.parse(exec(command.toArray(String[]::new)))))
+        {
+            frames.add(Json.object(Json.object(Json.object(frame).get("_source")).get("layers")));
+        }
+        return frames;
+    }
+
+    /**
      * @param value a field of type FT_CHAR as tshark prints it, quoted ({@code 'S'}), values joined with
      *              {@link #AGGREGATOR}.
      * @return the characters, in order; none for the empty string.
