@@ -66,8 +66,9 @@ final class OuchFields
      * @param message one OUCH 4.2 message.
      * @param inbound true for a message to the gateway, false for one from it.
      * @return its fields, by Wireshark's name without {@code ouch.} ({@code packet_type} the Message Type), each as
-     *         tshark prints it: a character in quotes ({@code 'B'}), an integer in decimal, an Alpha field's text
-     *         without its trailing spaces, the Timestamp as {@code HH:MM:SS.nnnnnnnnn}.
+     *         tshark prints it: a character in quotes ({@code 'B'}; a quote or backslash escaped, one outside printable
+     *         ASCII as {@code '\xNN'}), an integer in decimal, an Alpha field's text without its trailing spaces, the
+     *         Timestamp as {@code H:MM:SS.nnnnnnnnn} (hours without a leading zero).
      * @throws IllegalArgumentException when Bourse has no flyweight of its type in that direction.
      */
     static Map<String, String> read(final byte[] message, final boolean inbound)
@@ -85,11 +86,12 @@ final class OuchFields
         {
             final int modifiers = accessor.getModifiers();
             final boolean isField = Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers) &&
-                0 == accessor.getParameterCount() &&
+                !accessor.isSynthetic() && 0 == accessor.getParameterCount() &&
                 !"firm".equals(accessor.getName()); // firmAsString() reads the same bytes as text
-            if (isField)
+            if (isField && null != fields.put(name(type, accessor.getName()),
+                value(accessor.getName(), invoke(accessor, decoder))))
             {
-                fields.put(name(type, accessor.getName()), value(accessor.getName(), invoke(accessor, decoder)));
+                throw new IllegalStateException(accessor + ": a second accessor of " + name(type, accessor.getName()));
             }
         }
         return fields;
@@ -118,15 +120,23 @@ final class OuchFields
 
     private static String quoted(final byte character)
     {
-        return "'" + (char)character + "'";
+        if ('\'' == character || '\\' == character)
+        {
+            return "'\\" + (char)character + "'";
+        }
+        return character >= ' ' && character < 0x7F ?
+            "'" + (char)character + "'" : String.format("'\\x%02x'", character & 0xFF);
     }
 
-    /** @return nanoseconds since midnight as HH:MM:SS.nnnnnnnnn, as Wireshark's OUCH dissector shows a Timestamp. */
+    /**
+     * @return nanoseconds since midnight, unsigned, as Wireshark's OUCH dissector shows a Timestamp:
+     *         {@code H:MM:SS.nnnnnnnnn}, the hours without a leading zero (and past 23 for a value past a day).
+     */
     private static String timeOfDay(final long nanos)
     {
-        final long seconds = nanos / 1_000_000_000L;
-        return String.format("%02d:%02d:%02d.%09d", seconds / 3600, seconds / 60 % 60, seconds % 60,
-            nanos % 1_000_000_000L);
+        final long seconds = Long.divideUnsigned(nanos, 1_000_000_000L) & 0xFFFF_FFFFL;
+        return String.format("%d:%02d:%02d.%09d", seconds / 3600, seconds / 60 % 60, seconds % 60,
+            Long.remainderUnsigned(nanos, 1_000_000_000L));
     }
 
     private static Object invoke(final Method accessor, final Object decoder)

@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,15 +58,15 @@ final class ThirdPartyDecodersIT
     private static final String ITCH_TYPES = "SRHAFEXDUQB";
 
     /**
-     * What Wireshark finds wrong: a malformed packet, an unknown OUCH message, a MoldUDP64 message length or count that
-     * does not fit, a SoupBinTCP sequence number that is not a number, or any other warning or error of a dissector
-     * (TCP's own analysis aside: a frame it flags, e.g. a retransmission or a duplicate SACK, is loopback's business,
-     * not Bourse's).
+     * What Wireshark finds wrong by name: a malformed packet, an unknown OUCH message, a MoldUDP64 message length or
+     * count that does not fit, a SoupBinTCP sequence number that is not a number ({@link #assertNoProblems} also takes
+     * every other warning or error of a dissector).
      */
     private static final String PROBLEMS = "_ws.malformed || ouch.unknown_message || moldudp64.msglen.invalid || " +
         "moldudp64.count.invalid || moldudp64.end_of_session_extra || soupbintcp.req_seq_num.invalid || " +
-        "soupbintcp.next_seq_num.invalid || " +
-        "(_ws.expert.severity >= warning && !tcp.analysis.flags && !tcp.options.sack.dsack)";
+        "soupbintcp.next_seq_num.invalid";
+    /** Wireshark's expert severity Warning (PI_WARN); Error (PI_ERROR) is above it. */
+    private static final long EXPERT_WARNING = 0x00600000;
 
     /** The fields every ITCH 5.0 message begins with, after its type, by {@link JunctureFields#name}. */
     private static final Set<String> ITCH_HEADER_FIELDS = Set.of("stocklocate", "trackingnumber", "timestamp");
@@ -84,35 +83,12 @@ final class ThirdPartyDecodersIT
     private static final Path CAPTURE_COPY = Path.of("target", "third-party-decoders.pcapng");
 
     /**
-     * An OUCH session of the test: its client, the messages it received, and those it sent, in order, with their Order
-     * Tokens.
+     * An OUCH session of the test: its client, the messages it received and those it sent, in order, and the Order
+     * Tokens of those it sent.
      */
     private record Trader(
         SoupBinTcpTestClient session, OuchRecorder recorder, List<byte[]> sent, Set<String> sentTokens)
     {
-    }
-
-    /**
-     * A field of an OUCH 4.2 outbound message, as Wireshark or the test client reads it.
-     *
-     * @param type  the message's type.
-     * @param name  {@link #TOKEN} (Replaced: its Replacement Order Token) or {@link #MATCH_NUMBER}.
-     * @param value the token, spaces trimmed, or the match number in decimal.
-     */
-    private record OuchField(char type, String name, String value)
-    {
-        static final String TOKEN = "token";
-        static final String MATCH_NUMBER = "match";
-
-        static OuchField token(final char type, final String token)
-        {
-            return new OuchField(type, TOKEN, token);
-        }
-
-        static OuchField matchNumber(final char type, final String matchNumber)
-        {
-            return new OuchField(type, MATCH_NUMBER, matchNumber);
-        }
     }
 
     @TempDir
@@ -201,12 +177,10 @@ final class ThirdPartyDecodersIT
                 "tcp.port==" + fanoutPort, "soupbintcp",
                 "udp.port==" + moldPort, "moldudp64",
                 "udp.port==" + moldRequestPort, "moldudp64");
-            assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
-                .as("frames Wireshark finds malformed, warns of, or holding an unknown OUCH message").isEmpty();
+            assertNoProblems(tshark, decodeAs);
             assertSoupBinTcpPacketTypes(tshark, decodeAs, gatewayPort, fanoutPort);
-            assertOuchFieldsAsBourseReadsThem(tshark, decodeAs, gatewayPort, tradersByPort);
-            assertOuchAsSentAndReceived(tshark, decodeAs, gatewayPort, tradersByPort,
-                fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
+            assertOuchAnswers(assertOuchFieldsAsBourseReadsThem(tshark, decodeAs, gatewayPort, tradersByPort),
+                tradersByPort, fanoutRecorder.messages().stream().filter((m) -> 'B' == m[0])
                     .map((m) -> Long.toUnsignedString(ByteBuffer.wrap(m).getLong(ITCH_BROKEN_TRADE_MATCH_OFFSET)))
                     .toList());
             final List<String> itch = new ArrayList<>(
@@ -284,6 +258,61 @@ final class ThirdPartyDecodersIT
     }
 
     /**
+     * Wireshark finds no frame malformed, no unknown OUCH message, no MoldUDP64 length or count that does not fit, no
+     * SoupBinTCP sequence number that is not a number ({@link #PROBLEMS}), and no other warning or error of a dissector
+     * but TCP's (a frame TCP's analysis flags, e.g. a retransmission or a duplicate SACK, is loopback's business, not
+     * Bourse's; each expert item sits in the layer of the protocol that raised it).
+     */
+    private static void assertNoProblems(final Tshark tshark, final Map<String, String> decodeAs)
+        throws IOException, InterruptedException
+    {
+        assertThat(tshark.fields(decodeAs, true, PROBLEMS, "frame.number", "_ws.expert.message"))
+            .as("frames Wireshark finds malformed or holding an unknown OUCH message").isEmpty();
+        final List<String> warnings = new ArrayList<>();
+        for (final Map<String, Object> frame : tshark.layers(decodeAs, "_ws.expert.severity >= warning", null))
+        {
+            frame.forEach((protocol, layer) ->
+            {
+                if (!"tcp".equals(protocol))
+                {
+                    warnings(layer, warnings);
+                }
+            });
+        }
+        assertThat(warnings).as("warnings and errors of dissectors other than TCP's").isEmpty();
+    }
+
+    /** Adds the message of every expert item of Warning severity or above in a JSON layer tree to found. */
+    private static void warnings(final Object node, final List<String> found)
+    {
+        if (node instanceof Map<?, ?> fields)
+        {
+            fields.forEach((name, value) ->
+            {
+                if ("_ws.expert".equals(name))
+                {
+                    for (final Object item : value instanceof List<?> items ? items : List.of(value))
+                    {
+                        final Map<String, Object> expert = Json.object(item);
+                        if (Long.parseLong(String.valueOf(expert.get("_ws.expert.severity"))) >= EXPERT_WARNING)
+                        {
+                            found.add(String.valueOf(expert.get("_ws.expert.message")));
+                        }
+                    }
+                }
+                else
+                {
+                    warnings(value, found);
+                }
+            });
+        }
+        else if (node instanceof List<?> items)
+        {
+            items.forEach((item) -> warnings(item, found));
+        }
+    }
+
+    /**
      * Every SoupBinTCP 4.0 packet Wireshark reads has a type of its direction: the server's Debug, Login Accepted,
      * Login Rejected, Sequenced Data, Server Heartbeat and End of Session, the client's Login Request, Unsequenced
      * Data, Client Heartbeat and Logout Request (SoupBinTCP raises no warning at an unknown type); the gateway's
@@ -326,80 +355,15 @@ final class ThirdPartyDecodersIT
     }
 
     /**
-     * Wireshark's OUCH messages of each session, in capture order, are the types the client sent and those it
-     * received, and together they are every outbound type. Each outbound message's Order Token (Replaced: Replacement
-     * Order Token) and each Executed's and Broken Trade's Match Number are, as Wireshark reads them, what the client
-     * received at the spec's offsets; the tokens are the session's own, and the Broken Trade's Match Number is the
-     * one juncture reads in the fanout's ITCH Broken Trade.
-     */
-    private static void assertOuchAsSentAndReceived(
-        final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort,
-        final Map<Integer, Trader> tradersByPort, final List<String> itchBrokenMatchNumbers)
-        throws IOException, InterruptedException
-    {
-        final Map<Integer, StringBuilder> inbound = new TreeMap<>();
-        final Map<Integer, StringBuilder> outbound = new TreeMap<>();
-        final Map<Integer, List<OuchField>> outboundFields = new TreeMap<>();
-        for (final String[] row : tshark.fields(decodeAs, true, "ouch && tcp.port == " + gatewayPort,
-            "tcp.srcport", "tcp.dstport", "ouch.packet_type", "ouch.order_token", "ouch.replacement_order_token",
-            "ouch.match_number"))
-        {
-            final boolean out = Integer.parseInt(row[0]) == gatewayPort;
-            final int client = Integer.parseInt(out ? row[1] : row[0]);
-            final List<Character> types = Tshark.chars(row[2]);
-            types.forEach((out ? outbound : inbound).computeIfAbsent(client, (k) -> new StringBuilder())::append);
-            if (out)
-            {
-                final List<OuchField> fields = outboundFields.computeIfAbsent(client, (k) -> new ArrayList<>());
-                final Iterator<String> tokens = values(row[3]).iterator();
-                final Iterator<String> replacementTokens = values(row[4]).iterator();
-                final Iterator<String> matchNumbers = values(row[5]).iterator();
-                for (final char type : types)
-                {
-                    if ('S' != type)
-                    {
-                        fields.add(OuchField.token(type, ('U' == type ? replacementTokens : tokens).next().trim()));
-                    }
-                    if ('E' == type || 'B' == type)
-                    {
-                        fields.add(OuchField.matchNumber(type, matchNumbers.next()));
-                    }
-                }
-            }
-        }
-        final Map<Integer, String> sent = new TreeMap<>();
-        final Map<Integer, String> received = new TreeMap<>();
-        final Map<Integer, List<OuchField>> receivedFields = new TreeMap<>();
-        tradersByPort.forEach((port, trader) ->
-        {
-            sent.put(port, types(trader.sent()));
-            received.put(port, types(trader.recorder().messages()));
-            receivedFields.put(port, ouchFields(trader.recorder().messages()));
-        });
-        assertThat(asStrings(inbound)).as("OUCH 4.2 inbound, by client port").isEqualTo(sent);
-        assertThat(asStrings(outbound)).as("OUCH 4.2 outbound, by client port").isEqualTo(received);
-        assertThat(outboundFields).as("OUCH 4.2 outbound tokens and match numbers, by client port")
-            .isEqualTo(receivedFields);
-        outboundFields.forEach((port, fields) -> assertThat(fields.stream()
-            .filter((field) -> OuchField.TOKEN.equals(field.name())).map(OuchField::value).distinct().toList())
-            .as("Order Tokens of the answers to client port " + port + ", all of its own")
-            .isSubsetOf(tradersByPort.get(port).sentTokens()));
-        final List<String> brokenMatchNumbers = outboundFields.values().stream().flatMap(List::stream)
-            .filter((field) -> 'B' == field.type() && OuchField.MATCH_NUMBER.equals(field.name()))
-            .map(OuchField::value).distinct().toList();
-        assertThat(brokenMatchNumbers).as("OUCH Broken Trade's Match Number, as ITCH Broken Trade's")
-            .containsExactlyElementsOf(itchBrokenMatchNumbers);
-        assertThat(distinct(String.join("", received.values())))
-            .as("every OUCH 4.2 outbound type").containsExactlyInAnyOrderElementsOf(distinct(OUCH_OUTBOUND_TYPES));
-    }
-
-    /**
      * Wireshark reads every field of every OUCH 4.2 message, both ways, as Bourse's flyweights do ({@link OuchFields}):
-     * each message a client sent as the gateway's decoder reads it, and each the gateway sent as the client read it.
-     * The gateway writes and reads OUCH with the same flyweights as the test client, so only a reader by others can
-     * tell a field at the wrong place.
+     * each message a client sent and each the gateway sent, in order, read with the flyweights the gateway decodes and
+     * encodes them with. The gateway and the test client share those flyweights, so only a reader by others can tell a
+     * field at the wrong place.
+     *
+     * @return the messages as Wireshark reads them, by client port and direction ({@code 52872 in}, {@code 52872 out}):
+     *         each message's fields by Wireshark's name without {@code ouch.}, e.g. {@code packet_type} {@code 'A'}.
      */
-    private static void assertOuchFieldsAsBourseReadsThem(
+    private static Map<String, List<Map<String, String>>> assertOuchFieldsAsBourseReadsThem(
         final Tshark tshark, final Map<String, String> decodeAs, final int gatewayPort,
         final Map<Integer, Trader> tradersByPort) throws IOException, InterruptedException
     {
@@ -422,37 +386,50 @@ final class ThirdPartyDecodersIT
         final Map<String, List<Map<String, String>>> byBourse = new TreeMap<>();
         tradersByPort.forEach((port, trader) ->
         {
-            byBourse.put(port + " in", trader.sent().stream().map((m) -> OuchFields.read(m, true)).toList());
-            byBourse.put(port + " out",
-                trader.recorder().messages().stream().map((m) -> OuchFields.read(m, false)).toList());
+            for (final boolean inbound : new boolean[] {true, false})
+            {
+                final List<byte[]> messages = inbound ? trader.sent() : trader.recorder().messages();
+                if (!messages.isEmpty()) // Wireshark has no key for a direction without a message
+                {
+                    byBourse.put(port + (inbound ? " in" : " out"),
+                        messages.stream().map((m) -> OuchFields.read(m, inbound)).toList());
+                }
+            }
         });
         assertThat(byWireshark).as("OUCH 4.2 fields as Wireshark reads them, by client port and direction")
             .isEqualTo(byBourse);
+        return byWireshark;
     }
 
     /**
-     * @param messages OUCH 4.2 outbound messages, in order.
-     * @return each one's Order Token (Replaced: Replacement Order Token), at offset 9, 14 characters, and after it an
-     * Executed's or Broken Trade's Match Number (offset 32 or 23, 8 bytes), as the test client received them.
+     * The OUCH answers, as Wireshark reads them, are every outbound type; their Order Tokens (Replaced: also the
+     * previous one) are the session's own; and the Broken Trade's Match Number is the one juncture reads in the
+     * fanout's ITCH Broken Trade.
+     *
+     * @param ouch                   {@link #assertOuchFieldsAsBourseReadsThem}'s messages, by client port and
+     *                               direction.
+     * @param itchBrokenMatchNumbers the Match Numbers of the fanout's ITCH Broken Trades, in decimal.
      */
-    private static List<OuchField> ouchFields(final List<byte[]> messages)
+    private static void assertOuchAnswers(
+        final Map<String, List<Map<String, String>>> ouch, final Map<Integer, Trader> tradersByPort,
+        final List<String> itchBrokenMatchNumbers)
     {
-        final List<OuchField> fields = new ArrayList<>();
-        for (final byte[] message : messages)
+        final List<Map<String, String>> answers = new ArrayList<>();
+        tradersByPort.forEach((port, trader) ->
         {
-            final char type = (char)message[0];
-            if ('S' != type)
-            {
-                fields.add(OuchField.token(type, new String(message, 9, 14, StandardCharsets.US_ASCII).trim()));
-            }
-            if ('E' == type || 'B' == type)
-            {
-                final int offset = 'E' == type ? 32 : 23;
-                fields.add(OuchField.matchNumber(type,
-                    Long.toUnsignedString(ByteBuffer.wrap(message).getLong(offset))));
-            }
-        }
-        return fields;
+            final List<Map<String, String>> sessionAnswers = ouch.getOrDefault(port + " out", List.of());
+            answers.addAll(sessionAnswers);
+            assertThat(sessionAnswers.stream().flatMap((fields) -> fields.entrySet().stream())
+                .filter((field) -> field.getKey().endsWith("order_token")).map(Map.Entry::getValue).distinct())
+                .as("Order Tokens of the answers to client port " + port + ", all of its own")
+                .isSubsetOf(trader.sentTokens());
+        });
+        assertThat(answers.stream().filter((fields) -> "'B'".equals(fields.get("packet_type")))
+            .map((fields) -> fields.get("match_number")).distinct().toList())
+            .as("OUCH Broken Trade's Match Number, as ITCH Broken Trade's")
+            .containsExactlyElementsOf(itchBrokenMatchNumbers);
+        assertThat(answers.stream().map((fields) -> fields.get("packet_type").charAt(1)).distinct().toList())
+            .as("every OUCH 4.2 outbound type").containsExactlyInAnyOrderElementsOf(distinct(OUCH_OUTBOUND_TYPES));
     }
 
     /**
@@ -740,12 +717,5 @@ final class ThirdPartyDecodersIT
     private static List<String> hex(final List<byte[]> messages)
     {
         return messages.stream().map(HexFormat.of()::formatHex).toList();
-    }
-
-    private static Map<Integer, String> asStrings(final Map<Integer, StringBuilder> types)
-    {
-        final Map<Integer, String> strings = new TreeMap<>();
-        types.forEach((port, builder) -> strings.put(port, builder.toString()));
-        return strings;
     }
 }

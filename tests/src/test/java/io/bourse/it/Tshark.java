@@ -173,7 +173,7 @@ final class Tshark implements AutoCloseable
      *
      * @param decodeAs      {@code -d} rules, e.g. {@code tcp.port==15000,soupbintcp}.
      * @param displayFilter e.g. {@code ouch}.
-     * @param protocols     the layers to keep, e.g. {@code tcp ouch}.
+     * @param protocols     the layers to keep, e.g. {@code tcp ouch}; null for every one.
      * @return each frame's layers by protocol, in capture order: a layer's fields by name, e.g. {@code ouch.shares},
      *         each as tshark prints it; a protocol that occurs several times in a frame (several OUCH messages in a
      *         segment) gives a list of such layers, in order.
@@ -185,7 +185,11 @@ final class Tshark implements AutoCloseable
         throws IOException, InterruptedException
     {
         final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", "json",
-            "--no-duplicate-keys", "-J", protocols, "-Y", displayFilter));
+            "--no-duplicate-keys", "-Y", displayFilter));
+        if (null != protocols)
+        {
+            command.addAll(List.of("-J", protocols));
+        }
         decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
         final List<Map<String, Object>> frames = new ArrayList<>();
         for (final Object frame : Json.array(Json.parse(exec(command.toArray(String[]::new)))))
