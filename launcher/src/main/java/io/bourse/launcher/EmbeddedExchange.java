@@ -29,20 +29,21 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The whole exchange in one JVM (DESIGN.md run mode 1): an embedded media driver, one matching-engine shard per
- * shard of the symbol directory, the md-publisher, the order gateway (OUCH on 15000) and the fanout (ITCH on 16000),
- * each with its metrics endpoint, all configured from one {@link Settings}. The md-publisher and the gateway start
- * before the engine shards, so that their subscriptions to each shard's event stream are there when the shard starts
- * and both hear its first event, the RunStarted that tells the gateway the shard's earlier orders are gone (an Aeron
- * IPC subscriber joins a stream at its current position, and a shard holds its events only until a first subscriber
- * takes them); they are closed in reverse data-flow order (fanout, gateway, md-publisher, engine shards), so that the
- * gateway's stop still hears the answers of the orders in flight. The engine keeps its books in memory only, so the
+ * The whole exchange in one JVM (DESIGN.md run mode 1): an embedded media driver, one matching-engine shard per shard
+ * of the symbol directory, the md-publisher, the order gateway (OUCH on 15000) and the fanout (ITCH on 16000), each
+ * with its metrics endpoint, all configured from one {@link Settings}. The md-publisher and the gateway start before
+ * the engine shards, so that their subscriptions to each shard's event stream are there when the shard starts and both
+ * hear its first event, the RunStarted that tells the gateway the shard's earlier orders are gone (an Aeron IPC
+ * subscriber joins a stream at its current position, and a shard holds its events only until a first subscriber takes
+ * them). They are closed in the order the stop's own data flows: the gateway (its stop cancels its sessions' orders and
+ * hears the shards' answers), the md-publisher (it reads the shards' events of that stop, then ends its feeds:
+ * EndOfFeed, and the MoldUDP64 session's System Events 'M', 'E' and 'C'), the fanout (its subscribers get those cancels
+ * as Order Deletes, then their day's end), then the engine shards. The engine keeps its books in memory only, so the
  * gateway's session journals belong to this run: unless {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go
  * to a new temporary directory, deleted on close (a gateway started on the journals of an earlier run rebuilds that
  * run's open orders, which the new shards never had, and cancels them to their owners with OUCH Canceled 'Z' at the
- * shards' RunStarted). At start, when
- * it runs in its own per-process Aeron directory (no {@code BOURSE_AERON_DIR}), it deletes the Aeron and journal
- * directories of embedded runs that were killed ({@link EmbeddedDirectories}).
+ * shards' RunStarted). At start, when it runs in its own per-process Aeron directory (no {@code BOURSE_AERON_DIR}), it
+ * deletes the Aeron and journal directories of embedded runs that were killed ({@link EmbeddedDirectories}).
  */
 public final class EmbeddedExchange implements AutoCloseable
 {
@@ -128,7 +129,8 @@ public final class EmbeddedExchange implements AutoCloseable
                     .agentHost(agentHost)));
             }
             final FanoutService fanout = FanoutService.launch(FanoutContext.fromSettings(settings).jvmMetrics(false));
-            started.add(fanout);
+            // closed after the md-publisher, which ends its feeds after the events of the gateway's stop
+            started.add(enginesCloseIndex + directory.shardCount(), fanout);
             return new EmbeddedExchange(started, gatewayService, fanout);
         }
         catch (final IOException ex)
@@ -155,7 +157,7 @@ public final class EmbeddedExchange implements AutoCloseable
         return fanout.port();
     }
 
-    /** Closes the services in reverse start order. */
+    /** Closes the services: the gateway, the md-publisher, the fanout, the engine shards, then the media driver. */
     @Override
     public void close()
     {

@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.EndOfFeedDecoder;
 import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
@@ -24,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Follows the md-publisher's depth (L2), BBO (L1) or trades feed (schemas/market-data-schema.xml, schema version 5; the
+ * Follows the md-publisher's depth (L2), BBO (L1) or trades feed (schemas/market-data-schema.xml, schema version 6; the
  * order feed has the fanout and the MoldUDP64 feed, as ITCH 5.0) as a subscriber that joins at any moment must: it asks
  * for the feed's snapshot, skips the increments until a whole snapshot has come (they are in it), prints the snapshot,
  * then prints each increment whose sequence number is the next; a sequence number past the next one is a gap (printed,
@@ -33,7 +34,8 @@ import java.util.function.Predicate;
  * 1) it takes the next session from its snapshot the same way; messages of another session meanwhile are skipped. A
  * snapshot is asked for again when none has made progress for {@link #REQUEST_TIMEOUT_NS} (the md-publisher not up
  * yet, or a snapshot abandoned). A snapshot is taken whole or not at all: every message of one snapshot id, in order,
- * of one sequence number, then its SnapshotComplete.
+ * of one sequence number, then its SnapshotComplete. The end of the feed followed (EndOfFeed, at the md-publisher's
+ * stop) is printed with the last sequence number, or as a gap when increments before it are missing.
  *
  * <p>One line per message: {@code #SEQUENCE} then the message, e.g. {@code #7 BBO AAPL 149.9900 x 300 | 150.0100 x
  * 200}, {@code #3 level AAPL B 300 @ 149.9900 (2 orders)}, {@code #2 trade AAPL 100 @ 150.0100 match 33 aggressor
@@ -65,6 +67,7 @@ final class FeedFollower implements FragmentHandler
     private final BrokenTradeDecoder brokenTrade = new BrokenTradeDecoder();
     private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
     private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
+    private final EndOfFeedDecoder endOfFeed = new EndOfFeedDecoder();
     private final List<String> snapshotLines = new ArrayList<>();
     private final Feed feed;
     private final Predicate<String> symbols;
@@ -219,6 +222,10 @@ final class FeedFollower implements FragmentHandler
         {
             onSnapshotComplete(buffer, offset);
         }
+        else if (EndOfFeedDecoder.TEMPLATE_ID == templateId)
+        {
+            onEndOfFeed(buffer, offset);
+        }
         else if (isIncrementOfFeed(templateId) && header.blockLength() >= Long.BYTES)
         {
             onIncrement(buffer, offset);
@@ -313,6 +320,27 @@ final class FeedFollower implements FragmentHandler
         snapshotLines.clear();
         live = true;
         nextSequenceNumber = snapshotComplete.sequenceNumber() + 1;
+    }
+
+    /** Prints the end of the feed the follower is live on, where it stands: a gap when increments are missing. */
+    private void onEndOfFeed(final DirectBuffer buffer, final int offset)
+    {
+        if (!live)
+        {
+            return;
+        }
+        endOfFeed.wrapAndApplyHeader(buffer, offset, header);
+        final long last = endOfFeed.sequenceNumber();
+        if (last != nextSequenceNumber - 1)
+        {
+            gaps++;
+            out.println("gap: the feed ended after #" + last + ", the last one here is #" + (nextSequenceNumber - 1));
+        }
+        else
+        {
+            out.println("#" + last + " end of feed: the md-publisher stopped; the next one's feed is taken from its " +
+                "snapshot");
+        }
     }
 
     private void onIncrement(final DirectBuffer buffer, final int offset)

@@ -5,6 +5,7 @@ import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
+import io.bourse.sbe.md.EndOfFeedEncoder;
 import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.PriceLevelSnapshotEncoder;
@@ -109,6 +110,28 @@ class FeedFollowerTest
         assertThat(follower.skipped()).isEqualTo(1);
     }
 
+    /** The md-publisher's stop: EndOfFeed after the last increment is printed; one after a missed increment is a gap. */
+    @Test
+    void shouldPrintTheEndOfTheFeedOrTheGapBeforeIt()
+    {
+        complete(SESSION, 4, 1, 0);
+        bbo(SESSION, 5, "AAPL", 200);
+        endOfFeed(SESSION, 5);
+        follower.onImageGone(SESSION);
+        complete(SESSION + 1, 0, 2, 0);
+        endOfFeed(SESSION + 1, 1);
+
+        assertThat(out.toString().lines()).containsExactly(
+            "#4 snapshot complete: 0 messages; live from #5",
+            "#5 BBO AAPL 150.0000 x 200 | 0.0000 x 0",
+            "#5 end of feed: the md-publisher stopped; the next one's feed is taken from its snapshot",
+            "publisher session 7 gone: waiting for the next one's snapshot",
+            "#0 snapshot complete: 0 messages; live from #1",
+            "gap: the feed ended after #1, the last one here is #0");
+        assertThat(follower.gaps()).isEqualTo(1);
+        assertThat(follower.skipped()).isZero();
+    }
+
     @Test
     void shouldPrintTheTradesFeedAndSkipWhatIsNotOfIt()
     {
@@ -171,6 +194,15 @@ class FeedFollowerTest
             .quantity(100)
             .orderCount(1);
         follower.onMessage(session, buffer, 0, header.encodedLength() + snapshot.encodedLength());
+    }
+
+    private void endOfFeed(final int session, final long lastSequenceNumber)
+    {
+        final int length = new EndOfFeedEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(lastSequenceNumber)
+            .timestampNs(1)
+            .encodedLength();
+        follower.onMessage(session, buffer, 0, header.encodedLength() + length);
     }
 
     private void complete(final int session, final long sequenceNumber, final long snapshotId, final int messageCount)

@@ -7,6 +7,7 @@ import io.bourse.sbe.md.BookSnapshotEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
+import io.bourse.sbe.md.EndOfFeedEncoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -26,7 +27,7 @@ import java.nio.ByteBuffer;
 /**
  * Encodes SBE market data (schemas/market-data-schema.xml), as md-publisher does, into one buffer, for the tests of
  * every ITCH feed; each method returns the encoded length. Increments take the feed sequence numbers in turn, from 1;
- * {@link #snapshotComplete} takes none. Prices in 1/10000 $, quantities in shares, timestamps in ns
+ * {@link #snapshotComplete} and {@link #endOfFeed} take none. Prices in 1/10000 $, quantities in shares, timestamps in ns
  * since midnight.
  */
 public final class MarketDataEncoder
@@ -236,6 +237,25 @@ public final class MarketDataEncoder
             .snapshotId(snapshotId)
             .messageCount(messageCount)
             .encodedLength();
+    }
+
+    /**
+     * @param lastSequenceNumber the sequence number of the feed's last increment it names.
+     * @return length of the encoded EndOfFeed: the publisher ends the feed.
+     */
+    public int endOfFeed(final long lastSequenceNumber)
+    {
+        return MessageHeaderEncoder.ENCODED_LENGTH + new EndOfFeedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(lastSequenceNumber)
+            .timestampNs(0)
+            .encodedLength();
+    }
+
+    /** @return length of the encoded EndOfFeed after the last increment encoded. */
+    public int endOfFeed()
+    {
+        return endOfFeed(nextSequenceNumber - 1);
     }
 
     /**

@@ -34,11 +34,13 @@ import java.util.function.Consumer;
  * sessions that missed messages, at the point of the gap, instead of letting their books silently diverge. Messages
  * without an ITCH form are only counted in; untranslatable ones are counted as errors.
  *
- * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an
- * md-publisher snapshot at start, and again after a gap in the market-data sequence numbers or when the publisher
- * goes away. Until then no login or subscription is answered (they wait in the queue); at a gap every worker ends its
- * sessions with End of Session at a data-lost marker, since their books are no longer the stream's, and the replay
- * ring serves nothing from before the gap.
+ * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an md-publisher
+ * snapshot at start, and again after a gap in the market-data sequence numbers, when the publisher goes away without
+ * ending its feed (a crash), or when a next publisher comes after one ended its feed (EndOfFeed, at its stop: the books
+ * are final meanwhile, and the sessions go on, so that a fanout stopped after the md-publisher ends their day whole).
+ * Until then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions
+ * with End of Session at a data-lost marker, since their books are no longer the stream's, and the replay ring serves
+ * nothing from before the gap.
  *
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
@@ -229,7 +231,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         final int recoveryWork = recovery.doWork();
         if (MarketDataRecovery.GAP == recoveryWork)
         {
-            onGap("the md-publisher's stream (Aeron image) has gone");
+            onGap(recovery.lastGapCause());
         }
         else
         {
@@ -383,8 +385,15 @@ final class DispatcherAgent implements Agent, FragmentHandler
             }
             case MarketDataRecovery.GAP ->
             {
-                onGap("expected market-data sequence number " + recovery.lastGapExpected() + ", got " +
-                    recovery.lastGapReceived());
+                onGap(recovery.lastGapCause());
+                return;
+            }
+            case MarketDataRecovery.ENDED ->
+            {
+                System.out.println("[fanout-dispatcher] the md-publisher ended its feed after " +
+                    (replay.nextSequence() - 1) + " ITCH messages of the day: the books are final, the sessions go " +
+                    "on until the fanout stops (their day then ends whole) or a next md-publisher comes (End of " +
+                    "Session)");
                 return;
             }
             default ->

@@ -8,6 +8,7 @@ import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
 import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.EndOfFeedDecoder;
 import io.bourse.sbe.md.OrderCancelDecoder;
 import io.bourse.sbe.md.OrderDeleteDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
@@ -108,6 +109,7 @@ final class FanoutMetrics
         messagesIn[BookSnapshotDecoder.TEMPLATE_ID] = in.labelValues("book_snapshot");
         messagesIn[SnapshotCompleteDecoder.TEMPLATE_ID] = in.labelValues("snapshot_complete");
         messagesIn[PriceLevelSnapshotDecoder.TEMPLATE_ID] = in.labelValues("price_level_snapshot");
+        messagesIn[EndOfFeedDecoder.TEMPLATE_ID] = in.labelValues("end_of_feed");
         final Counter out = Counter.builder().name("bourse_fanout_messages_out_total")
             .help("ITCH 5.0 messages written to subscriber sockets, counted per subscriber, by type")
             .labelNames("type").withoutExemplars().register(registry);

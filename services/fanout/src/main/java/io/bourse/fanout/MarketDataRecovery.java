@@ -6,6 +6,7 @@ import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
+import io.bourse.sbe.md.EndOfFeedDecoder;
 import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
@@ -38,8 +39,17 @@ import java.util.function.LongSupplier;
  *
  * <p>In step, an increment that is not the next sequence number of the followed image is a gap: the book is no longer
  * the stream's, and recovery starts again. Increments of any other image are ignored (the dispatcher counts them as
- * errors). The dispatcher ends the sessions served from the old book. Single-threaded: the dispatcher's. Allocates
- * nothing per message; a snapshot's orders are translated one by one through a scratch SBE message.
+ * errors). The dispatcher ends the sessions served from the old book.
+ *
+ * <p>An EndOfFeed of the followed image (schema version 6: its publisher stops) that names the last increment applied
+ * ends the feed: the book is final and stays in step, so the publisher's image may go without a gap (its stop is no
+ * crash), and the fanout that stops next ends its sessions' day whole. The first sign of a next publisher after it,
+ * an image or a message of another session, starts recovery again, as a gap does (that publisher's increments, from 1,
+ * continue no book the sessions hold). An EndOfFeed that names another sequence number is a gap (increments are
+ * missing), and so is an increment of the ended image.
+ *
+ * <p>Single-threaded: the dispatcher's. Allocates nothing per message; a snapshot's orders are translated one by one
+ * through a scratch SBE message, and the cause of a gap is put in words when it happens.
  */
 final class MarketDataRecovery
 {
@@ -55,6 +65,8 @@ final class MarketDataRecovery
     static final int TAKEN = 4;
     /** {@link #onMessage}: the SnapshotComplete of a whole snapshot: the book is in step from the next increment. */
     static final int RECOVERED = 5;
+    /** {@link #onMessage}: the followed image's EndOfFeed after the last increment applied: the book is final. */
+    static final int ENDED = 6;
     /** A request unanswered this long, or a snapshot stalled this long, is sent again. */
     static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -65,6 +77,7 @@ final class MarketDataRecovery
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
     private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
+    private final EndOfFeedDecoder endOfFeed = new EndOfFeedDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final SnapshotRequestEncoder snapshotRequest = new SnapshotRequestEncoder();
     private final AddOrderEncoder addOrder = new AddOrderEncoder();
@@ -91,8 +104,9 @@ final class MarketDataRecovery
     private long snapshotSequenceNumber;
     private int snapshotImage;
     private int nextMessageIndex;
-    private long lastGapExpected;
-    private long lastGapReceived;
+    /** The followed image ended its feed: no increment follows on it. */
+    private boolean ended;
+    private String lastGapCause = "";
 
     /**
      * @param marketData       the market-data stream, whose images are checked.
@@ -123,35 +137,42 @@ final class MarketDataRecovery
         return live;
     }
 
-    /** @return expected sequence number of the last gap, for a log line. */
-    long lastGapExpected()
+    /** @return whether the followed image has ended its feed: the book is final until a next publisher's. */
+    boolean isEnded()
     {
-        return lastGapExpected;
+        return ended;
     }
 
-    /** @return sequence number received at the last gap, for a log line. */
-    long lastGapReceived()
+    /** @return the cause of the last gap, or of the last recovery started by a next publisher, for a log line. */
+    String lastGapCause()
     {
-        return lastGapReceived;
+        return lastGapCause;
     }
 
     /**
-     * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone. A request the
+     * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone without
+     * ending its feed, or when a next publisher's image has come after it ended its feed. A request the
      * stream refuses (back pressure, no subscriber) is sent again after {@link #REQUEST_TIMEOUT_NS}; one that reaches
      * the end of the stream's term goes into the next term at once ({@link BoundedOffer#offerAcrossRotation}).
      *
-     * @return {@link #GAP} when the followed image has gone (recovery has started), else 0 or 1 for the work done.
+     * @return {@link #GAP} when recovery has started, else 0 or 1 for the work done.
      */
     int doWork()
     {
         if (live)
         {
-            if (null == marketData.imageBySessionId(imageSessionId))
+            final boolean followedImage = null != marketData.imageBySessionId(imageSessionId);
+            if (ended)
             {
-                lastGapExpected = nextSequenceNumber;
-                lastGapReceived = 0;
-                recover();
-                return GAP;
+                if (marketData.imageCount() > (followedImage ? 1 : 0))
+                {
+                    return gap("a next md-publisher's stream (Aeron image) came after the last one ended its feed");
+                }
+            }
+            else if (!followedImage)
+            {
+                return gap("the md-publisher's stream (Aeron image) has gone without ending its feed, after " +
+                    "sequence number " + (nextSequenceNumber - 1));
             }
             return 0;
         }
@@ -216,6 +237,15 @@ final class MarketDataRecovery
                         onSnapshotComplete(sessionId);
                         return live ? RECOVERED : TAKEN;
                     }
+                    case EndOfFeedDecoder.TEMPLATE_ID ->
+                    {
+                        if (!live || length < SEQUENCE_NUMBER_OFFSET + EndOfFeedDecoder.BLOCK_LENGTH)
+                        {
+                            return TAKEN; // a snapshot to come, from a next publisher, makes the book
+                        }
+                        endOfFeed.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                        return onEndOfFeed(endOfFeed.sequenceNumber(), sessionId);
+                    }
                     default ->
                     {
                         if (length >= SEQUENCE_NUMBER_OFFSET + Long.BYTES)
@@ -236,26 +266,48 @@ final class MarketDataRecovery
         {
             return SKIP;
         }
+        if (ended)
+        {
+            return gap(sessionId != imageSessionId ?
+                "a next md-publisher's increment came after the last one ended its feed" :
+                "an increment after the md-publisher ended its feed after sequence number " + (nextSequenceNumber - 1));
+        }
         if (sessionId != imageSessionId)
         {
             return OTHER_PUBLISHER;
         }
         if (sequenceNumber != nextSequenceNumber)
         {
-            lastGapExpected = nextSequenceNumber;
-            lastGapReceived = sequenceNumber;
-            recover();
-            return GAP;
+            return gap("expected market-data sequence number " + nextSequenceNumber + ", got " + sequenceNumber);
         }
         nextSequenceNumber++;
         return APPLY;
     }
 
-    private void recover()
+    private int onEndOfFeed(final long lastSequenceNumber, final int sessionId)
     {
+        if (sessionId != imageSessionId)
+        {
+            return ended ? gap("a next md-publisher's feed ended after the last one's") : OTHER_PUBLISHER;
+        }
+        if (ended || lastSequenceNumber != nextSequenceNumber - 1)
+        {
+            return gap("the md-publisher ended its feed after sequence number " + lastSequenceNumber +
+                ", expected " + (nextSequenceNumber - 1));
+        }
+        ended = true;
+        return ENDED;
+    }
+
+    /** Starts recovery again: the book is no longer the stream's. */
+    private int gap(final String cause)
+    {
+        lastGapCause = cause;
         live = false;
+        ended = false;
         requested = false;
         snapshotUnderWay = false;
+        return GAP;
     }
 
     private void onBookSnapshot(final int sessionId)
@@ -340,6 +392,7 @@ final class MarketDataRecovery
     private void follow(final int sessionId, final long sequenceNumber)
     {
         live = true;
+        ended = false;
         imageSessionId = sessionId;
         nextSequenceNumber = sequenceNumber + 1;
     }

@@ -8,6 +8,7 @@ import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.ExpandableArrayBuffer;
@@ -264,6 +265,63 @@ class DispatcherAgentTest
         assertThat(book.orderCount()).isEqualTo(3);
         publishAddOrder(4);
         assertThat(drain(fastWorker)).containsExactly("itch A");
+    }
+
+    /**
+     * The md-publisher's stop: EndOfFeed after the last increment applied leaves the book final and in step, and ends
+     * no session (the fanout that stops next ends their day whole); the first increment of a next publisher then ends
+     * them at a data-lost marker, as a gap does, and is no second publisher's error.
+     */
+    @Test
+    void shouldKeepTheBookAndTheSessionsAtAnEndOfFeedUntilANextPublishersIncrement()
+    {
+        publishBook(2);
+
+        publish(encoder.endOfFeed());
+        assertThat(recovery.isLive()).isTrue();
+        assertThat(recovery.isEnded()).isTrue();
+        assertThat(drain(slowWorker)).isEmpty();
+        assertThat(drain(fastWorker)).isEmpty();
+        assertThat(book.orderCount()).isEqualTo(2);
+
+        final MarketDataEncoder nextPublisher = new MarketDataEncoder();
+        final int length = nextPublisher.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000);
+        dispatcher.onMessage(nextPublisher.buffer, 0, length, PUBLISHER + 1);
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(recovery.lastGapCause()).isEqualTo(
+            "a next md-publisher's increment came after the last one ended its feed");
+        assertThat(drain(slowWorker)).containsExactly("data-lost");
+        assertThat(drain(fastWorker)).containsExactly("data-lost");
+        assertThat(errors.total()).isZero();
+        assertThat(messagesIn("end_of_feed")).isOne();
+    }
+
+    /** An EndOfFeed that names a later increment than the last one applied tells of increments missing: a gap. */
+    @Test
+    void shouldTakeAnEndOfFeedAfterAnIncrementNotAppliedAsAGap()
+    {
+        publishBook(1);
+
+        publish(encoder.endOfFeed(2));
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(recovery.lastGapCause()).isEqualTo(
+            "the md-publisher ended its feed after sequence number 2, expected 1");
+        assertThat(drain(slowWorker)).containsExactly("data-lost");
+        assertThat(drain(fastWorker)).containsExactly("data-lost");
+    }
+
+    /** Nothing may follow the end of a feed on its image: an increment after it is a gap. */
+    @Test
+    void shouldTakeAnIncrementOfTheImageThatEndedItsFeedAsAGap()
+    {
+        publishBook(1);
+        publish(encoder.endOfFeed());
+
+        publishAddOrder(2);
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(recovery.lastGapCause()).isEqualTo(
+            "an increment after the md-publisher ended its feed after sequence number 1");
+        assertThat(drain(fastWorker)).containsExactly("data-lost");
     }
 
     @Test
@@ -807,6 +865,17 @@ class DispatcherAgentTest
     private double catchUpsInProgress()
     {
         return gauge(registry, "bourse_fanout_catch_ups_in_progress");
+    }
+
+    /** @return the value of {@code bourse_fanout_messages_in_total} for this type. */
+    private double messagesIn(final String type)
+    {
+        final MetricSnapshot snapshot = registry.scrape().stream()
+            .filter((metric) -> metric.getMetadata().getPrometheusName().equals("bourse_fanout_messages_in"))
+            .findFirst().orElseThrow();
+        return ((CounterSnapshot)snapshot).getDataPoints().stream()
+            .filter((point) -> type.equals(point.getLabels().get("type")))
+            .findFirst().orElseThrow().getValue();
     }
 
     private static double gauge(final PrometheusRegistry registry, final String name)

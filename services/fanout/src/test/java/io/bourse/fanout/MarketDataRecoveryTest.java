@@ -7,7 +7,9 @@ import io.bourse.common.aeron.EmbeddedAeron;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
+import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.Side;
 import io.bourse.sbe.md.SnapshotRequestDecoder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,7 +17,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Snapshot requests of a recovering fanout, on a real embedded media driver with the smallest IPC terms. */
+/**
+ * Snapshot requests of a recovering fanout, and the md-publisher's image going and coming, on a real embedded media
+ * driver with the smallest IPC terms.
+ */
 @Timeout(20)
 class MarketDataRecoveryTest
 {
@@ -67,6 +72,71 @@ class MarketDataRecoveryTest
                 Thread.onSpinWait(); // at a term's end the first poll only steps over its padding
             }
             assertThat(lastRequestId[0]).isEqualTo(requestIds[0]);
+        }
+    }
+
+    /**
+     * A publisher that ends its feed (EndOfFeed, at its stop) may go: the book stays in step and final, no gap. A next
+     * publisher's image then starts recovery, as the image of a publisher that goes without ending its feed (a crash)
+     * does at once.
+     */
+    @Test
+    void shouldStayInStepWhenAPublisherThatEndedItsFeedGoesAndRecoverWhenTheNextOneComes()
+    {
+        final Aeron aeron = embedded.aeron();
+        final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
+        final MarketDataRecovery recovery = new MarketDataRecovery(
+            marketData, aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID), () -> 1,
+            new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
+        final MarketDataEncoder encoder = new MarketDataEncoder();
+
+        final Publication stopped = follow(aeron, marketData, recovery, encoder);
+        assertThat(recovery.onMessage(encoder.buffer, 0, encoder.endOfFeed(), stopped.sessionId()))
+            .isEqualTo(MarketDataRecovery.ENDED);
+        stopped.close();
+        awaitImages(marketData, 0);
+        assertThat(recovery.doWork()).isZero();
+        assertThat(recovery.isLive()).isTrue();
+
+        final Publication next = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA_STREAM_ID);
+        awaitImages(marketData, 1);
+        assertThat(recovery.doWork()).isEqualTo(MarketDataRecovery.GAP);
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(recovery.lastGapCause())
+            .isEqualTo("a next md-publisher's stream (Aeron image) came after the last one ended its feed");
+        next.close();
+        awaitImages(marketData, 0);
+
+        final Publication crashed = follow(aeron, marketData, recovery, new MarketDataEncoder());
+        crashed.close();
+        awaitImages(marketData, 0);
+        assertThat(recovery.doWork()).isEqualTo(MarketDataRecovery.GAP);
+        assertThat(recovery.lastGapCause()).isEqualTo(
+            "the md-publisher's stream (Aeron image) has gone without ending its feed, after sequence number 1");
+    }
+
+    /** @return a new publisher's image, which the recovery follows from a snapshot of no book and one increment. */
+    private static Publication follow(
+        final Aeron aeron, final Subscription marketData, final MarketDataRecovery recovery,
+        final MarketDataEncoder encoder)
+    {
+        final Publication publisher = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA_STREAM_ID);
+        awaitImages(marketData, 1);
+        final int sessionId = publisher.sessionId();
+        assertThat(recovery.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), sessionId))
+            .isEqualTo(MarketDataRecovery.RECOVERED);
+        assertThat(recovery.onMessage(encoder.buffer, 0,
+            encoder.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000), sessionId))
+            .isEqualTo(MarketDataRecovery.APPLY);
+        assertThat(recovery.doWork()).isZero();
+        return publisher;
+    }
+
+    private static void awaitImages(final Subscription subscription, final int count)
+    {
+        while (subscription.imageCount() != count)
+        {
+            Thread.yield();
         }
     }
 }

@@ -12,6 +12,7 @@ import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
+import io.bourse.sbe.md.EndOfFeedEncoder;
 import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
@@ -57,6 +58,7 @@ final class MarketDataProxy implements MarketDataListener
     private final StockTradingActionEncoder stockTradingAction = new StockTradingActionEncoder();
     private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
     private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
+    private final EndOfFeedEncoder endOfFeed = new EndOfFeedEncoder();
     private final FeedPublication orders;
     private final FeedPublication depth;
     private final FeedPublication bbo;
@@ -310,6 +312,35 @@ final class MarketDataProxy implements MarketDataListener
         publish(bbo, BestBidOfferEncoder.TEMPLATE_ID, bestBidOffer.encodedLength(), timestampNs);
     }
 
+    /**
+     * Ends every feed on purpose, at the stop, after its last increment: EndOfFeed with the feed's last sequence
+     * number (0 when it had none) and the clock's time, offered on each feed's stream like an increment (back pressure
+     * retried for a bounded time; not connected is no error). It is no order-feed increment: the
+     * {@link OrderFeedListener} does not get it (the MoldUDP64 feed ends its session with System Events of its own).
+     * Nothing may be published after it.
+     */
+    void endFeeds()
+    {
+        final long timestampNs = clock.nanosSinceMidnight();
+        for (final Feed ended : FeedPublication.FEEDS)
+        {
+            final FeedPublication feed = feed(ended);
+            endOfFeed.wrapAndApplyHeader(buffer, 0, headerEncoder)
+                .sequenceNumber(feed.lastSequenceNumber())
+                .timestampNs(timestampNs);
+            final long result = boundedOffer.offer(
+                feed.publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + endOfFeed.encodedLength());
+            if (result > 0)
+            {
+                metrics.onEndOfFeed(feed.feed);
+            }
+            else
+            {
+                onNotPublished(feed, result);
+            }
+        }
+    }
+
     private void publish(
         final FeedPublication feed, final int templateId, final int bodyLength, final long timestampNs)
     {
@@ -323,15 +354,21 @@ final class MarketDataProxy implements MarketDataListener
         }
         else
         {
-            metrics.onDrop(feed.feed, result);
-            if (result != Publication.NOT_CONNECTED)
-            {
-                errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
-            }
+            onNotPublished(feed, result);
         }
         if (feed == orders)
         {
             orderFeedListener.onOrderFeedMessage(buffer, 0, length);
+        }
+    }
+
+    /** Counts a message a feed's offer refused as a drop, and as an error unless nothing subscribes. */
+    private void onNotPublished(final FeedPublication feed, final long result)
+    {
+        metrics.onDrop(feed.feed, result);
+        if (result != Publication.NOT_CONNECTED)
+        {
+            errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
         }
     }
 

@@ -3,33 +3,42 @@ package io.bourse.mdpublisher;
 import io.aeron.Subscription;
 import org.agrona.concurrent.Agent;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Polls every engine shard's event stream in turn and hands each event to the market-data books (each new image of a
  * stream caught up first, {@link EngineEventStreams}), then answers the snapshot requests that came, between two
- * events, so that a snapshot stands exactly after the last increment.
+ * events, so that a snapshot stands exactly after the last increment. At the stop it reads the events already
+ * published, then ends every feed with EndOfFeed ({@link #onClose}).
  */
 final class MdPublisherAgent implements Agent
 {
+    /** Longest time the stop reads the events already published before it ends the feeds: 1 s. */
+    static final long STOP_DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
     private static final int SNAPSHOT_REQUEST_LIMIT = 16;
 
     private final EngineEventStreams events;
     private final Subscription snapshotRequests;
     private final SnapshotPublisher snapshotPublisher;
+    private final MarketDataProxy proxy;
     private final int fragmentLimit;
 
     /**
      * @param events            the engine shards' event streams, into the books.
      * @param snapshotRequests  the snapshot-request stream.
      * @param snapshotPublisher answers the requests; one snapshot per feed and duty cycle for all of them.
+     * @param proxy             the feeds, ended at the stop.
      * @param fragmentLimit     most events read from one stream per duty cycle.
      */
     MdPublisherAgent(
         final EngineEventStreams events, final Subscription snapshotRequests,
-        final SnapshotPublisher snapshotPublisher, final int fragmentLimit)
+        final SnapshotPublisher snapshotPublisher, final MarketDataProxy proxy, final int fragmentLimit)
     {
         this.events = events;
         this.snapshotRequests = snapshotRequests;
         this.snapshotPublisher = snapshotPublisher;
+        this.proxy = proxy;
         this.fragmentLimit = fragmentLimit;
     }
 
@@ -42,13 +51,25 @@ final class MdPublisherAgent implements Agent
     }
 
     /**
-     * Stops reading: closes the engine event subscriptions and the snapshot-request subscription, so that the engine
-     * shards, whose event streams hold back at their slowest reader, are not held back while the MoldUDP64 feed, next
-     * on this thread, ends its session.
+     * Stops reading, with nothing the engine shards have published left behind: reads their event streams until a
+     * poll finds nothing more, for up to {@link #STOP_DRAIN_TIMEOUT_NS} (the order gateway stops first, so the
+     * shards' events of its stop, its cancels on disconnect, are all there; a shard still busy is read that long),
+     * ends every feed with EndOfFeed after its last increment ({@link MarketDataProxy#endFeeds}), so that a subscriber
+     * tells the stop from a crash and keeps its books, then closes the engine event subscriptions and the
+     * snapshot-request subscription, so that the engine shards, whose event streams hold back at their slowest reader,
+     * are not held back while the MoldUDP64 feed, next on this thread, ends its session.
      */
     @Override
     public void onClose()
     {
+        final long deadlineNs = System.nanoTime() + STOP_DRAIN_TIMEOUT_NS;
+        int read;
+        do
+        {
+            read = events.poll(fragmentLimit);
+        }
+        while (read > 0 && System.nanoTime() - deadlineNs < 0);
+        proxy.endFeeds();
         events.close();
         snapshotRequests.close();
     }

@@ -20,6 +20,7 @@ import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
+import io.bourse.sbe.md.EndOfFeedEncoder;
 import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -118,6 +119,11 @@ final class MdPublisherMetrics
             messages.labelValues("depth", "price_level_update");
         messagesOut[Feed.BBO.ordinal()][BestBidOfferEncoder.TEMPLATE_ID] =
             messages.labelValues("bbo", "best_bid_offer");
+        for (final Feed feed : FEEDS)
+        {
+            messagesOut[feed.ordinal()][EndOfFeedEncoder.TEMPLATE_ID] =
+                messages.labelValues(label(feed), "end_of_feed");
+        }
 
         publishLatency = LatencySummary.register(
             registry, "bourse_md_publish_latency_seconds", "Engine event timestamp to market data published");
@@ -224,5 +230,15 @@ final class MdPublisherMetrics
     {
         messagesOut[feed.ordinal()][templateId].inc();
         publishLatency.recordNs(latencyNs);
+    }
+
+    /**
+     * Counts a feed's EndOfFeed published, in the messages out; it answers no engine event, so no latency.
+     *
+     * @param feed the feed ended.
+     */
+    void onEndOfFeed(final Feed feed)
+    {
+        messagesOut[feed.ordinal()][EndOfFeedEncoder.TEMPLATE_ID].inc();
     }
 }

@@ -161,7 +161,7 @@ public final class MdPublisherService implements AutoCloseable
                 moldFeed.agent().openWhen(events::rebuiltBooksPublished);
             }
             final Agent mdAgent = new MdPublisherAgent(
-                events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
+                events, snapshotRequests, snapshotPublisher, proxy, ctx.fragmentLimit());
             final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());
             if (null != moldFeed && null != moldFeed.fileAnswers())
             {
@@ -189,9 +189,10 @@ public final class MdPublisherService implements AutoCloseable
                 layout.tradesStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
                 (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
-            return new MdPublisherService(metricsServer, aeron, moldFeed, runner, fileAnswersRunner,
-                null == moldFeed ? AgentRunner.RETRY_CLOSE_TIMEOUT_MS :
-                AgentRunner.RETRY_CLOSE_TIMEOUT_MS + ctx.moldEndOfSessionMs());
+            final int stopMs = (int)TimeUnit.NANOSECONDS.toMillis(MdPublisherAgent.STOP_DRAIN_TIMEOUT_NS) +
+                (null == moldFeed ? 0 : ctx.moldEndOfSessionMs());
+            return new MdPublisherService(
+                metricsServer, aeron, moldFeed, runner, fileAnswersRunner, AgentRunner.RETRY_CLOSE_TIMEOUT_MS + stopMs);
         }
         catch (final IOException ex)
         {
@@ -227,12 +228,13 @@ public final class MdPublisherService implements AutoCloseable
     }
 
     /**
-     * Stops the agent (the MoldUDP64 feed, when on, ends its session, which lasts
-     * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered, those from the
-     * session file too), then the session files' answering agent, then closes the feed's sockets, the Aeron client and
-     * the metrics endpoint. The agent is given Agrona's
-     * {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the end's length to stop before its thread is interrupted, which
-     * would cut the end short.
+     * Stops the agent (it reads the engine events already published, for up to
+     * {@link MdPublisherAgent#STOP_DRAIN_TIMEOUT_NS}, and ends every feed with EndOfFeed; the MoldUDP64 feed, when on,
+     * then ends its session, which lasts {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets,
+     * re-requests answered, those from the session file too), then the session files' answering agent, then closes the
+     * feed's sockets, the Aeron client and the metrics endpoint. The agent is given Agrona's
+     * {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the longest reading and the end's length to stop before its
+     * thread is interrupted, which would cut the end short.
      */
     @Override
     public void close()

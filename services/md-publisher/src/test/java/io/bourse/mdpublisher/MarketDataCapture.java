@@ -10,6 +10,7 @@ import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.CrossTradeDecoder;
 import io.bourse.sbe.md.CrossType;
+import io.bourse.sbe.md.EndOfFeedDecoder;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderCancelDecoder;
 import io.bourse.sbe.md.OrderDeleteDecoder;
@@ -24,10 +25,18 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Decodes SBE market data read from one feed's stream into sequenced records. */
+/** Decodes SBE market data read from one feed's stream into sequenced records, and the feed's EndOfFeed. */
 final class MarketDataCapture implements FragmentHandler
 {
     record Sequenced(long sequenceNumber, MarketDataEvents.Message message)
+    {
+    }
+
+    /**
+     * @param lastSequenceNumber the feed's last increment, as EndOfFeed names it.
+     * @param messagesBefore     increments captured before it.
+     */
+    record End(long lastSequenceNumber, int messagesBefore)
     {
     }
 
@@ -43,8 +52,11 @@ final class MarketDataCapture implements FragmentHandler
     private final BrokenTradeDecoder broken = new BrokenTradeDecoder();
     private final PriceLevelUpdateDecoder level = new PriceLevelUpdateDecoder();
     private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
+    private final EndOfFeedDecoder endOfFeed = new EndOfFeedDecoder();
     private final MarketDataEvents events = new MarketDataEvents();
     final List<Sequenced> messages = new ArrayList<>();
+    /** The feed's EndOfFeed, null until it comes. */
+    End end;
 
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
@@ -55,6 +67,12 @@ final class MarketDataCapture implements FragmentHandler
             throw new IllegalStateException("schema " + header.schemaId());
         }
         final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        if (EndOfFeedDecoder.TEMPLATE_ID == header.templateId())
+        {
+            end = new End(endOfFeed.wrap(buffer, body, header.blockLength(), header.version()).sequenceNumber(),
+                messages.size());
+            return;
+        }
         final long sequenceNumber;
         switch (header.templateId())
         {

@@ -167,6 +167,36 @@ class MdPublisherServiceTest
             .doesNotContain("bourse_md_spread_dollars{"));
     }
 
+    /**
+     * The stop reads the engine events already published, such as the cancels of the order gateway's stop just before,
+     * then ends every feed with EndOfFeed, which names the feed's last increment: here events offered and not yet read
+     * when the stop starts.
+     */
+    @Test
+    void shouldPublishTheEventsAlreadyPublishedThenEndEveryFeedAtTheStop()
+    {
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        awaitMessages(1);
+        offer(shard0, engine.orderCanceled(T1 + 10, "AAPL", 17, 300, 0));
+        offer(shard1, engine.orderAdded(T1 + 20, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+
+        service.close();
+        service = null;
+
+        awaitEnd(marketData, orders);
+        assertThat(orders.messages).containsExactly(
+            new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
+            new Sequenced(2, new Delete(T1 + 10, "AAPL", 17)),
+            new Sequenced(3, new AddOrder(T1 + 20, "MSFT", 18, Side.BUY, 100, 4_000_000)));
+        assertThat(orders.end).isEqualTo(new MarketDataCapture.End(3, 3));
+        awaitEnd(depthFeed, depth);
+        assertThat(depth.end).isEqualTo(new MarketDataCapture.End(3, 3));
+        awaitEnd(bboFeed, bbo);
+        assertThat(bbo.end).isEqualTo(new MarketDataCapture.End(3, 3));
+        awaitEnd(tradesFeed, trades);
+        assertThat(trades.end).as("a feed with no increment").isEqualTo(new MarketDataCapture.End(0, 0));
+    }
+
     @Test
     void shouldPublishNonPrintableExecutionsWithPriceAndOneCrossTradeWhenTheClosingCrossRuns() throws Exception
     {
@@ -291,6 +321,16 @@ class MdPublisherServiceTest
     private void awaitMessages(final int count)
     {
         awaitTrue(() -> poll(marketData, orders, count));
+    }
+
+    /** Reads a feed until its EndOfFeed. */
+    private static void awaitEnd(final Subscription feed, final MarketDataCapture capture)
+    {
+        awaitTrue(() ->
+        {
+            feed.poll(capture, 10);
+            return null != capture.end;
+        });
     }
 
     private static boolean poll(final Subscription feed, final MarketDataCapture capture, final int count)
