@@ -327,7 +327,7 @@ final class FeedFollower implements FragmentHandler
     {
         if (!live)
         {
-            return;
+            return; // ignored while recovering, as increments are
         }
         endOfFeed.wrapAndApplyHeader(buffer, offset, header);
         final long last = endOfFeed.sequenceNumber();

@@ -140,6 +140,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int MAX_ANSWERS_PER_WORKER = 8;
     /** An answer writes this many times the fragment limit per duty cycle, so that it catches up with the stream. */
     private static final int CATCH_UP_SPEED = 4;
+    /** Longest time the stop reads the market data already published before the sessions' day ends: 1 s. */
+    static final long STOP_READ_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     /** Longest wait at the stop for a worker to make room for its pending data-lost marker: 1 s. */
     static final long STOP_MARKER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long STOP_MARKER_POLL_NS = TimeUnit.MICROSECONDS.toNanos(100);
@@ -523,8 +525,10 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * At the stop, before the workers end their sessions: first ends the trading day if midnight has passed since the
-     * last duty cycle ({@link #endDayAtMidnight}), so that the ended day's sessions close at its day-end record,
+     * At the stop, before the workers end their sessions: first reads the market-data stream until a poll finds
+     * nothing more, for up to {@link #STOP_READ_TIMEOUT_NS} (checked between polls), so that what the md-publisher
+     * published before it stopped, up to its EndOfFeed, reaches the sessions before their day ends (the exchange stops
+     * the md-publisher first); then ends the trading day if midnight has passed since the last duty cycle ({@link #endDayAtMidnight}), so that the ended day's sessions close at its day-end record,
      * stamped after the day's last message, not at the stop's time, which is the next day's; then writes the data-lost
      * markers still pending (a worker's ring had no room for one after its last drop, or for the day-end record),
      * waiting up to {@link #STOP_MARKER_TIMEOUT_NS} for the workers, still running, to make room. So a session that
@@ -534,6 +538,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public void onClose()
     {
+        final long readDeadlineNs = System.nanoTime() + STOP_READ_TIMEOUT_NS;
+        int read;
+        do
+        {
+            read = subscription.poll(this, fragmentLimit);
+        }
+        while (read > 0 && System.nanoTime() - readDeadlineNs < 0);
         stopping = true;
         endDayAtMidnight();
         final long deadlineNs = System.nanoTime() + STOP_MARKER_TIMEOUT_NS;

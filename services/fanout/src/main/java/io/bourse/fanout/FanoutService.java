@@ -189,8 +189,9 @@ public final class FanoutService implements AutoCloseable
     }
 
     /**
-     * Stops the dispatcher (which first ends the trading day if midnight has passed since its last duty cycle, then
-     * writes the data-lost markers still pending, {@link DispatcherAgent#onClose}) and acceptor, then the workers
+     * Stops the dispatcher (which first reads the market data already published, then ends the trading day if midnight
+     * has passed since its last duty cycle, then writes the data-lost markers still pending,
+     * {@link DispatcherAgent#onClose}) and acceptor, then the workers
      * together (each ends its sessions: ITCH 5.0 System Events 'M', 'E' and 'C', then End of Session, and waits up to
      * {@value SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms for its subscribers to take them and close; so the stop
      * waits that long once, not once per worker), then closes the server socket, the Aeron client and the metrics

@@ -26,7 +26,8 @@ import java.util.function.LongSupplier;
 /**
  * Keeps the fanout's {@link ItchBook} in step with the market-data stream (schemas/market-data-schema.xml, version
  * 3 recovery): the book follows the increments of one publisher (one Aeron image) in sequence, and is rebuilt from a
- * snapshot at start, after a gap, and when that publisher goes away.
+ * snapshot at start, after a gap, when that publisher goes away without ending its feed, and when a next publisher
+ * comes after it ended its feed (version 6 EndOfFeed).
  *
  * <p>Recovering, it sends SnapshotRequest on the snapshot-request stream once the market-data stream is connected,
  * and again when no snapshot message has come for {@link #REQUEST_TIMEOUT_NS} (the md-publisher not up yet, or a
@@ -43,10 +44,10 @@ import java.util.function.LongSupplier;
  *
  * <p>An EndOfFeed of the followed image (schema version 6: its publisher stops) that names the last increment applied
  * ends the feed: the book is final and stays in step, so the publisher's image may go without a gap (its stop is no
- * crash), and the fanout that stops next ends its sessions' day whole. The first sign of a next publisher after it,
- * an image or a message of another session, starts recovery again, as a gap does (that publisher's increments, from 1,
- * continue no book the sessions hold). An EndOfFeed that names another sequence number is a gap (increments are
- * missing), and so is an increment of the ended image.
+ * crash), and the fanout that stops next ends its sessions' day whole. The first sign of a next publisher after it, an
+ * image newer than those there at the end or a message of another session, starts recovery again, as a gap does (that
+ * publisher's increments, from 1, continue no book the sessions hold). An EndOfFeed that names another sequence number
+ * is a gap (increments are missing), and so is an increment of the ended image.
  *
  * <p>Single-threaded: the dispatcher's. Allocates nothing per message; a snapshot's orders are translated one by one
  * through a scratch SBE message, and the cause of a gap is put in words when it happens.
@@ -57,7 +58,10 @@ final class MarketDataRecovery
     static final int APPLY = 0;
     /** {@link #onMessage}: an increment while recovering, which the snapshot to come includes. */
     static final int SKIP = 1;
-    /** {@link #onMessage} and {@link #doWork}: a gap, or the followed image gone; recovery has started again. */
+    /**
+     * {@link #onMessage} and {@link #doWork}: a gap, the followed image gone without ending its feed, or a next
+     * publisher after the end; recovery has started again ({@link #lastGapCause}).
+     */
     static final int GAP = 2;
     /** {@link #onMessage}: in step, an increment of an image other than the followed one, ignored. */
     static final int OTHER_PUBLISHER = 3;
@@ -73,6 +77,7 @@ final class MarketDataRecovery
     private static final int SEQUENCE_NUMBER_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final int BODY_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final int SCRATCH_LENGTH = 128;
+    private static final long NO_IMAGE_MARKED = Long.MIN_VALUE;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
@@ -106,6 +111,8 @@ final class MarketDataRecovery
     private int nextMessageIndex;
     /** The followed image ended its feed: no increment follows on it. */
     private boolean ended;
+    /** With the feed ended, the newest image's correlation id at the first duty cycle after the end. */
+    private long newestImageAtEnd;
     private String lastGapCause = "";
 
     /**
@@ -161,15 +168,19 @@ final class MarketDataRecovery
     {
         if (live)
         {
-            final boolean followedImage = null != marketData.imageBySessionId(imageSessionId);
             if (ended)
             {
-                if (marketData.imageCount() > (followedImage ? 1 : 0))
+                final long newestImage = newestImage();
+                if (NO_IMAGE_MARKED == newestImageAtEnd)
+                {
+                    newestImageAtEnd = newestImage; // the images there since the end are no next publisher's
+                }
+                else if (newestImage > newestImageAtEnd)
                 {
                     return gap("a next md-publisher's stream (Aeron image) came after the last one ended its feed");
                 }
             }
-            else if (!followedImage)
+            else if (null == marketData.imageBySessionId(imageSessionId))
             {
                 return gap("the md-publisher's stream (Aeron image) has gone without ending its feed, after " +
                     "sequence number " + (nextSequenceNumber - 1));
@@ -204,9 +215,9 @@ final class MarketDataRecovery
      * @param offset    of its header.
      * @param length    of the message.
      * @param sessionId of the image it came on.
-     * @return {@link #RECOVERED} when it completed a snapshot, {@link #TAKEN} for any other recovery message (taken
-     *         or ignored here), else {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER} for an
-     *         increment. A message too short to carry a sequence number, or of another schema, is {@link #APPLY} when
+     * @return {@link #RECOVERED} when it completed a snapshot, {@link #ENDED} for the followed image's EndOfFeed after
+     *         the last increment applied, {@link #TAKEN} for any other recovery message (taken or ignored here), else
+     *         {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER} for an increment. A message too short to carry a sequence number, or of another schema, is {@link #APPLY} when
      *         in step: the translator counts it, and it makes no gap.
      */
     int onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
@@ -296,7 +307,19 @@ final class MarketDataRecovery
                 ", expected " + (nextSequenceNumber - 1));
         }
         ended = true;
+        newestImageAtEnd = NO_IMAGE_MARKED;
         return ENDED;
+    }
+
+    /** @return the largest correlation id of the stream's images (a newer image has a larger one), -1 for none. */
+    private long newestImage()
+    {
+        long newest = -1;
+        for (int i = 0, count = marketData.imageCount(); i < count; i++)
+        {
+            newest = Math.max(newest, marketData.imageAtIndex(i).correlationId());
+        }
+        return newest;
     }
 
     /** Starts recovery again: the book is no longer the stream's. */

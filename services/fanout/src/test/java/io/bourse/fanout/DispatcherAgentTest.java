@@ -1,5 +1,10 @@
 package io.bourse.fanout;
 
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
@@ -11,6 +16,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.agrona.CloseHelper;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemNanoClock;
@@ -18,6 +24,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -52,14 +61,21 @@ class DispatcherAgentTest
     private static final long HALF_A_SECOND_BEFORE_MIDNIGHT_NS =
         MidnightNanoClock.NANOS_PER_DAY - TimeUnit.MILLISECONDS.toNanos(500);
 
+    private static final int MARKET_DATA_STREAM_ID = 3000;
+    /** A real media driver for the class: the stop reads the market-data stream ({@link DispatcherAgent#onClose}). */
+    private static MediaDriver driver;
+    private static Aeron aeron;
+
     private final MarketDataEncoder encoder = new MarketDataEncoder();
+    /** The dispatcher's stream, on which the tests publish only to test the stop; the others hand it messages. */
+    private final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
     private final RingBuffer slowWorker = ring();
     private final RingBuffer fastWorker = ring();
     private final ErrorKinds<FanoutError> errors = new ErrorKinds<>("fanout", FanoutError.class);
     private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), 0);
-    // No stream: the tests hand messages to onMessage and answer requests with answerCatchUps; they never run doWork,
-    // which polls and requests snapshots.
+    // The recovery has no stream: the tests hand messages to onMessage and answer requests with answerCatchUps; they
+    // never run doWork, which polls and requests snapshots.
     private final MarketDataRecovery recovery = new MarketDataRecovery(
         null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(4);
@@ -69,8 +85,27 @@ class DispatcherAgentTest
     private final MidnightNanoClock clock = new MidnightNanoClock(wallClockNs::get);
     private final SessionNames sessionNames = new SessionNames("1122000000");
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, new ItchReferenceData(SYMBOLS), clock, sessionNames, recovery,
+        marketData, translator, book, new ItchReferenceData(SYMBOLS), clock, sessionNames, recovery,
         new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
+
+    @BeforeAll
+    static void launchMediaDriver()
+    {
+        driver = EmbeddedMediaDriver.launch("dispatcher-test");
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterAll
+    static void closeMediaDriver()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    @AfterEach
+    void closeSubscription()
+    {
+        marketData.close();
+    }
 
     private static RingBuffer ring()
     {
@@ -697,6 +732,38 @@ class DispatcherAgentTest
      * sessions after the dispatcher has stopped, read the day-end record and close the ended day's sessions on its last
      * nanosecond, not at the stop's time of 00:00:00.1, which is before the day's last message.
      */
+    /**
+     * The stop reads what the md-publisher published before it stopped, up to its EndOfFeed, before the day ends: the
+     * exchange stops the md-publisher first, and the last duty cycle may have polled before its last messages came.
+     */
+    @Test
+    void shouldReadTheMarketDataAlreadyPublishedAtTheStop()
+    {
+        try (Publication publisher = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA_STREAM_ID))
+        {
+            while (!publisher.isConnected() || null == marketData.imageBySessionId(publisher.sessionId()))
+            {
+                Thread.yield();
+            }
+            dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), publisher.sessionId());
+            offer(publisher, encoder.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000));
+            offer(publisher, encoder.orderDelete(2_000, "AAPL", 1));
+            offer(publisher, encoder.endOfFeed());
+
+            dispatcher.onClose();
+        }
+
+        assertThat(drain(slowWorker)).containsExactly("itch A", "itch D");
+        assertThat(recovery.isEnded()).isTrue();
+        assertThat(book.orderCount()).isZero();
+    }
+
+    /** Offers the message last encoded. */
+    private void offer(final Publication publication, final int length)
+    {
+        assertThat(publication.offer(encoder.buffer, 0, length)).isPositive();
+    }
+
     @Test
     void shouldEndTheDayAtAStopAfterMidnightBeforeTheWorkersEndTheirSessions()
     {
@@ -870,20 +937,21 @@ class DispatcherAgentTest
     /** @return the value of {@code bourse_fanout_messages_in_total} for this type. */
     private double messagesIn(final String type)
     {
-        final MetricSnapshot snapshot = registry.scrape().stream()
-            .filter((metric) -> metric.getMetadata().getPrometheusName().equals("bourse_fanout_messages_in"))
-            .findFirst().orElseThrow();
-        return ((CounterSnapshot)snapshot).getDataPoints().stream()
+        return ((CounterSnapshot)metric(registry, "bourse_fanout_messages_in")).getDataPoints().stream()
             .filter((point) -> type.equals(point.getLabels().get("type")))
             .findFirst().orElseThrow().getValue();
     }
 
     private static double gauge(final PrometheusRegistry registry, final String name)
     {
-        final MetricSnapshot snapshot = registry.scrape().stream()
+        return ((GaugeSnapshot)metric(registry, name)).getDataPoints().getFirst().getValue();
+    }
+
+    private static MetricSnapshot metric(final PrometheusRegistry registry, final String name)
+    {
+        return registry.scrape().stream()
             .filter((metric) -> metric.getMetadata().getPrometheusName().equals(name))
             .findFirst().orElseThrow();
-        return ((GaugeSnapshot)snapshot).getDataPoints().getFirst().getValue();
     }
 
     @Test

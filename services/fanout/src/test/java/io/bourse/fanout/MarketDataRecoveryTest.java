@@ -76,9 +76,9 @@ class MarketDataRecoveryTest
     }
 
     /**
-     * A publisher that ends its feed (EndOfFeed, at its stop) may go: the book stays in step and final, no gap. A next
-     * publisher's image then starts recovery, as the image of a publisher that goes without ending its feed (a crash)
-     * does at once.
+     * A publisher that ends its feed (EndOfFeed, at its stop) may go: the book stays in step and final, no gap, and an
+     * image there before the end (a second publisher) is no next one. A next publisher's image then starts recovery,
+     * as the image of a publisher that goes without ending its feed (a crash) does at once.
      */
     @Test
     void shouldStayInStepWhenAPublisherThatEndedItsFeedGoesAndRecoverWhenTheNextOneComes()
@@ -91,9 +91,14 @@ class MarketDataRecoveryTest
         final MarketDataEncoder encoder = new MarketDataEncoder();
 
         final Publication stopped = follow(aeron, marketData, recovery, encoder);
+        final Publication second = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA_STREAM_ID);
+        awaitImages(marketData, 2);
         assertThat(recovery.onMessage(encoder.buffer, 0, encoder.endOfFeed(), stopped.sessionId()))
             .isEqualTo(MarketDataRecovery.ENDED);
+        assertThat(recovery.doWork()).isZero();
+        assertThat(recovery.doWork()).as("an image there at the end").isZero();
         stopped.close();
+        second.close();
         awaitImages(marketData, 0);
         assertThat(recovery.doWork()).isZero();
         assertThat(recovery.isLive()).isTrue();

@@ -313,11 +313,11 @@ final class MarketDataProxy implements MarketDataListener
     }
 
     /**
-     * Ends every feed on purpose, at the stop, after its last increment: EndOfFeed with the feed's last sequence
-     * number (0 when it had none) and the clock's time, offered on each feed's stream like an increment (back pressure
-     * retried for a bounded time; not connected is no error). It is no order-feed increment: the
-     * {@link OrderFeedListener} does not get it (the MoldUDP64 feed ends its session with System Events of its own).
-     * Nothing may be published after it.
+     * Ends every feed on purpose, at the stop, after its last increment: EndOfFeed with the feed's last sequence number
+     * (0 when it had none) and the clock's time, offered on each feed's stream (back pressure retried for a bounded
+     * time; a failed offer is an error, but for nothing subscribed, and no drop: it carries no market data). It is no
+     * order-feed increment: the {@link OrderFeedListener} does not get it (the MoldUDP64 feed ends its session with
+     * System Events of its own). Nothing may be published after it.
      */
     void endFeeds()
     {
@@ -334,9 +334,9 @@ final class MarketDataProxy implements MarketDataListener
             {
                 metrics.onEndOfFeed(feed.feed);
             }
-            else
+            else if (result != Publication.NOT_CONNECTED)
             {
-                onNotPublished(feed, result);
+                errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
             }
         }
     }
@@ -354,21 +354,15 @@ final class MarketDataProxy implements MarketDataListener
         }
         else
         {
-            onNotPublished(feed, result);
+            metrics.onDrop(feed.feed, result);
+            if (result != Publication.NOT_CONNECTED)
+            {
+                errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
+            }
         }
         if (feed == orders)
         {
             orderFeedListener.onOrderFeedMessage(buffer, 0, length);
-        }
-    }
-
-    /** Counts a message a feed's offer refused as a drop, and as an error unless nothing subscribes. */
-    private void onNotPublished(final FeedPublication feed, final long result)
-    {
-        metrics.onDrop(feed.feed, result);
-        if (result != Publication.NOT_CONNECTED)
-        {
-            errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
         }
     }
 

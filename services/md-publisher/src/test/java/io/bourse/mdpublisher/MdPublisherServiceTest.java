@@ -178,7 +178,7 @@ class MdPublisherServiceTest
         offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
         awaitMessages(1);
         offer(shard0, engine.orderCanceled(T1 + 10, "AAPL", 17, 300, 0));
-        offer(shard1, engine.orderAdded(T1 + 20, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        offer(shard0, engine.orderAdded(T1 + 20, "AAPL", 19, BUY, 100, 1_500_000, 'Y'));
 
         service.close();
         service = null;
@@ -187,7 +187,7 @@ class MdPublisherServiceTest
         assertThat(orders.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
             new Sequenced(2, new Delete(T1 + 10, "AAPL", 17)),
-            new Sequenced(3, new AddOrder(T1 + 20, "MSFT", 18, Side.BUY, 100, 4_000_000)));
+            new Sequenced(3, new AddOrder(T1 + 20, "AAPL", 19, Side.BUY, 100, 1_500_000)));
         assertThat(orders.end).isEqualTo(new MarketDataCapture.End(3, 3));
         awaitEnd(depthFeed, depth);
         assertThat(depth.end).isEqualTo(new MarketDataCapture.End(3, 3));

@@ -197,7 +197,7 @@ class MarketDataFanoutTest
             offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
             work(agent, () -> books.orderCount(2) == 1);
 
-            // The md-publisher restarts: its stream goes away, and the fanout ends its sessions with End of Session.
+            // The md-publisher crashes: its stream goes, unended, and the fanout ends its sessions with End of Session.
             marketData.close();
             work(agent, () -> !agent.isActive(0));
             // The new md-publisher's stream, from sequence number 1, and its snapshot: MSFT 2 was canceled meanwhile.
