@@ -119,7 +119,8 @@ public final class EmbeddedExchange implements AutoCloseable
             final GatewayService gatewayService = GatewayService.launch(gateway);
             started.add(gatewayService);
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
-            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, EngineContext.METRICS_PORT_BASE);
+            final int engineMetricsPort =
+                settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, EngineContext.METRICS_PORT_BASE);
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
                 started.add(enginesCloseIndex + shard, EngineService.launch(EngineContext.fromSettings(settings)

@@ -110,7 +110,7 @@ class FeedFollowerTest
         assertThat(follower.skipped()).isEqualTo(1);
     }
 
-    /** The md-publisher's stop: EndOfFeed after the last increment is printed; one after a missed increment is a gap. */
+    /** The md-publisher's stop: EndOfFeed after the last increment is printed; one after a missed one is a gap. */
     @Test
     void shouldPrintTheEndOfTheFeedOrTheGapBeforeIt()
     {

@@ -27,8 +27,8 @@ import java.nio.ByteBuffer;
 /**
  * Encodes SBE market data (schemas/market-data-schema.xml), as md-publisher does, into one buffer, for the tests of
  * every ITCH feed; each method returns the encoded length. Increments take the feed sequence numbers in turn, from 1;
- * {@link #snapshotComplete} and {@link #endOfFeed} take none. Prices in 1/10000 $, quantities in shares, timestamps in ns
- * since midnight.
+ * {@link #snapshotComplete} and {@link #endOfFeed} take none. Prices in 1/10000 $, quantities in shares, timestamps
+ * in ns since midnight.
  */
 public final class MarketDataEncoder
 {

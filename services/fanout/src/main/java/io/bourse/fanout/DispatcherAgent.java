@@ -525,15 +525,16 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * At the stop, before the workers end their sessions: first reads the market-data stream until a poll finds
-     * nothing more, for up to {@link #STOP_READ_TIMEOUT_NS} (checked between polls), so that what the md-publisher
-     * published before it stopped, up to its EndOfFeed, reaches the sessions before their day ends (the exchange stops
-     * the md-publisher first); then ends the trading day if midnight has passed since the last duty cycle ({@link #endDayAtMidnight}), so that the ended day's sessions close at its day-end record,
-     * stamped after the day's last message, not at the stop's time, which is the next day's; then writes the data-lost
-     * markers still pending (a worker's ring had no room for one after its last drop, or for the day-end record),
-     * waiting up to {@link #STOP_MARKER_TIMEOUT_NS} for the workers, still running, to make room. So a session that
-     * missed messages is ended at the gap, with End of Session, instead of getting System Events 'M', 'E' and 'C' as
-     * if its day were whole; a worker that makes no room in that time is logged.
+     * At the stop, before the workers end their sessions: first reads the market-data stream until a poll finds nothing
+     * more, for up to {@link #STOP_READ_TIMEOUT_NS} (checked between polls), so that what the md-publisher published
+     * before it stopped, up to its EndOfFeed, reaches the sessions before their day ends (the exchange stops the
+     * md-publisher first); then ends the trading day if midnight has passed since the last duty cycle
+     * ({@link #endDayAtMidnight}), so that the ended day's sessions close at its day-end record, stamped after the
+     * day's last message, not at the stop's time, which is the next day's; then writes the data-lost markers still
+     * pending (a worker's ring had no room for one after its last drop, or for the day-end record), waiting up to
+     * {@link #STOP_MARKER_TIMEOUT_NS} for the workers, still running, to make room. So a session that missed messages
+     * is ended at the gap, with End of Session, instead of getting System Events 'M', 'E' and 'C' as if its day were
+     * whole; a worker that makes no room in that time is logged.
      */
     @Override
     public void onClose()

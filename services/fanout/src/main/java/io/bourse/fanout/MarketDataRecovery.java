@@ -217,8 +217,9 @@ final class MarketDataRecovery
      * @param sessionId of the image it came on.
      * @return {@link #RECOVERED} when it completed a snapshot, {@link #ENDED} for the followed image's EndOfFeed after
      *         the last increment applied, {@link #TAKEN} for any other recovery message (taken or ignored here), else
-     *         {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER} for an increment. A message too short to carry a sequence number, or of another schema, is {@link #APPLY} when
-     *         in step: the translator counts it, and it makes no gap.
+     *         {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER} for an increment. A message too
+     *         short to carry a sequence number, or of another schema, is {@link #APPLY} when in step: the translator
+     *         counts it, and it makes no gap.
      */
     int onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
