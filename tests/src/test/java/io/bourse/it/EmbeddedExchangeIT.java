@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The embedded exchange (DESIGN.md run mode 1, {@link EmbeddedExchange}) in the test's JVM, with OUCH 4.2 clients on
- * real TCP sessions: what only the services together, started in the launcher's order, do.
+ * real TCP sessions and an ITCH 5.0 subscriber: what only the services together, started and stopped in the
+ * launcher's order, do.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 final class EmbeddedExchangeIT
@@ -77,7 +78,7 @@ final class EmbeddedExchangeIT
      * resting order (cancel on disconnect, the default), and the subscriber gets that cancel, as ITCH 5.0 Order
      * Delete, before its day's end, System Events 'M', 'E' and 'C' then End of Session: its last book is the
      * exchange's. The services stop in the order of that data (gateway, md-publisher, which ends its feed with
-     * EndOfFeed, then the fanout). Until this stop the fanout stopped first, and the subscriber's last book held the
+     * EndOfFeed, then the fanout). Before stop 104 the fanout stopped first, and the subscriber's last book held the
      * canceled order.
      */
     @Test
