@@ -26,10 +26,12 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * The exchange as the compose file runs it, for a test class ({@code @RegisterExtension static}): one container per
@@ -169,18 +171,28 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     }
 
     /**
-     * Stops the services in reverse start order, each with SIGTERM first so that it closes cleanly (the media driver
-     * then deletes its Aeron directory from /dev/shm), removes the containers and the journal volume.
+     * Stops the services in the compose file's stop order, each with SIGTERM first so that it closes cleanly (the media
+     * driver then deletes its Aeron directory from /dev/shm), removes the containers and the journal volume. That order
+     * is the reverse start order but for the gateway, the md-publisher and the fanout, which stop in the order the
+     * stop's own data flows (the fanout starts last here only because its health waits for the md-publisher's books).
      *
      * @param context the test class.
      */
     @Override
     public void afterAll(final ExtensionContext context)
     {
-        final List<GenericContainer<?>> started = new ArrayList<>(containers.values());
-        for (int i = started.size() - 1; i >= 0; i--)
+        final List<String> stopOrder = new ArrayList<>(containers.keySet());
+        Collections.reverse(stopOrder);
+        final List<String> dataFlow = Stream.of(GATEWAY, MD_PUBLISHER, FANOUT).filter(stopOrder::contains).toList();
+        if (!dataFlow.isEmpty())
         {
-            stop(started.get(i));
+            final int first = dataFlow.stream().mapToInt(stopOrder::indexOf).min().orElseThrow();
+            stopOrder.removeAll(dataFlow);
+            stopOrder.addAll(first, dataFlow);
+        }
+        for (final String name : stopOrder)
+        {
+            stop(containers.get(name));
         }
         containers.clear();
         if (null != journalVolume)
