@@ -36,11 +36,13 @@ import java.util.function.Consumer;
  *
  * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an md-publisher
  * snapshot at start, and again after a gap in the market-data sequence numbers, when the publisher goes away without
- * ending its feed (a crash), or when a next publisher comes after one ended its feed (EndOfFeed, at its stop: the books
- * are final meanwhile, and the sessions go on, so that a fanout stopped after the md-publisher ends their day whole).
- * Until then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions
- * with End of Session at a data-lost marker, since their books are no longer the stream's, and the replay ring serves
- * nothing from before the gap.
+ * ending its feed (a crash), or when a next publisher comes after one ended its feed (EndOfFeed, at its stop). Until
+ * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions with End
+ * of Session at a data-lost marker, since their books are no longer the stream's, and the replay ring serves nothing
+ * from before the gap. Between an EndOfFeed and the next publisher the books are final: the sessions logged in go on,
+ * so that a fanout stopped after the md-publisher ends their day whole, while new logins and subscriptions wait, since
+ * the engine shards may still trade while an md-publisher restarts (the next publisher's coming then ends the
+ * sessions, as a gap does, and the logins are answered from its books).
  *
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
@@ -307,7 +309,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * The catch-ups' part of a duty cycle, while the book is live: takes up to {@value #REQUEST_LIMIT} new requests,
+     * The catch-ups' part of a duty cycle, while the book is live and its feed not ended: takes up to {@value #REQUEST_LIMIT} new requests,
      * starts those waiting for which their worker has room, and writes the next records of every answer under way to
      * its worker's ring, a bounded number each and while the ring is less than half full; then sets
      * {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet answered in full.
@@ -318,7 +320,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     {
         int workCount = 0;
         int waiting = 0;
-        if (recovery.isLive())
+        if (recovery.isLive() && !recovery.isEnded())
         {
             workCount += requests.drain(onRequest, REQUEST_LIMIT);
             for (int workerId = 0; workerId < waitingRequests.size(); workerId++)
@@ -395,7 +397,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 System.out.println("[fanout-dispatcher] the md-publisher ended its feed after " +
                     (replay.nextSequence() - 1) + " ITCH messages of the day: the books are final, the sessions go " +
                     "on until the fanout stops (their day then ends whole) or a next md-publisher comes (End of " +
-                    "Session)");
+                    "Session); logins wait for it");
                 return;
             }
             default ->

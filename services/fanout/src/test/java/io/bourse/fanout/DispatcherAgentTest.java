@@ -304,8 +304,9 @@ class DispatcherAgentTest
 
     /**
      * The md-publisher's stop: EndOfFeed after the last increment applied leaves the book final and in step, and ends
-     * no session (the fanout that stops next ends their day whole); the first increment of a next publisher then ends
-     * them at a data-lost marker, as a gap does, and is no second publisher's error.
+     * no session (the fanout that stops next ends their day whole), while a login waits (the engines may still trade
+     * while an md-publisher restarts). The first increment of a next publisher then ends the sessions at a data-lost
+     * marker, as a gap does, and is no second publisher's error; the login is answered from that publisher's books.
      */
     @Test
     void shouldKeepTheBookAndTheSessionsAtAnEndOfFeedUntilANextPublishersIncrement()
@@ -318,6 +319,10 @@ class DispatcherAgentTest
         assertThat(drain(slowWorker)).isEmpty();
         assertThat(drain(fastWorker)).isEmpty();
         assertThat(book.orderCount()).isEqualTo(2);
+        assertThat(requests.offer(new CatchUpRequest(1, 12, 0, true, 0, new boolean[]{false, true}, UNPACED)))
+            .isTrue();
+        dispatcher.answerCatchUps();
+        assertThat(records(fastWorker)).as("no answer from the ended feed's books").isEmpty();
 
         final MarketDataEncoder nextPublisher = new MarketDataEncoder();
         final int length = nextPublisher.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000);
@@ -329,6 +334,13 @@ class DispatcherAgentTest
         assertThat(drain(fastWorker)).containsExactly("data-lost");
         assertThat(errors.total()).isZero();
         assertThat(messagesIn("end_of_feed")).isOne();
+
+        dispatcher.onMessage(nextPublisher.buffer, 0, nextPublisher.snapshotComplete(2), PUBLISHER + 1);
+        dispatcher.answerCatchUps();
+        dispatcher.answerCatchUps();
+        assertThat(records(fastWorker)).as("the opening (System Event 'O', the symbol's Stock Directory), then the " +
+            "next publisher's book: its Stock Trading Action, no order").containsExactly(
+            "start 12 1", "record 7 12", "record 7 12", "record 4 12", "end 12");
     }
 
     /** An EndOfFeed that names a later increment than the last one applied tells of increments missing: a gap. */
