@@ -4,6 +4,7 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.aeron.StopRead;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
@@ -142,8 +143,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int MAX_ANSWERS_PER_WORKER = 8;
     /** An answer writes this many times the fragment limit per duty cycle, so that it catches up with the stream. */
     private static final int CATCH_UP_SPEED = 4;
-    /** Longest time the stop reads the market data already published before the sessions' day ends: 1 s. */
-    static final long STOP_READ_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     /** Longest wait at the stop for a worker to make room for its pending data-lost marker: 1 s. */
     static final long STOP_MARKER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long STOP_MARKER_POLL_NS = TimeUnit.MICROSECONDS.toNanos(100);
@@ -309,10 +308,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * The catch-ups' part of a duty cycle, while the book is live and its feed not ended: takes up to {@value #REQUEST_LIMIT} new requests,
-     * starts those waiting for which their worker has room, and writes the next records of every answer under way to
-     * its worker's ring, a bounded number each and while the ring is less than half full; then sets
-     * {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet answered in full.
+     * The catch-ups' part of a duty cycle, while the book is live and its feed not ended: takes up to
+     * {@value #REQUEST_LIMIT} new requests, starts those waiting for which their worker has room, and writes the next
+     * records of every answer under way to its worker's ring, a bounded number each and while the ring is less than
+     * half full; then sets {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet answered in
+     * full.
      *
      * @return requests taken plus records written.
      */
@@ -528,7 +528,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     /**
      * At the stop, before the workers end their sessions: first reads the market-data stream until a poll finds nothing
-     * more, for up to {@link #STOP_READ_TIMEOUT_NS} (checked between polls), so that what the md-publisher published
+     * more, for up to {@link StopRead#TIMEOUT_NS} (checked between polls), so that what the md-publisher published
      * before it stopped, up to its EndOfFeed, reaches the sessions before their day ends (the exchange stops the
      * md-publisher first); then ends the trading day if midnight has passed since the last duty cycle
      * ({@link #endDayAtMidnight}), so that the ended day's sessions close at its day-end record, stamped after the
@@ -541,13 +541,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public void onClose()
     {
-        final long readDeadlineNs = System.nanoTime() + STOP_READ_TIMEOUT_NS;
-        int read;
-        do
-        {
-            read = subscription.poll(this, fragmentLimit);
-        }
-        while (read > 0 && System.nanoTime() - readDeadlineNs < 0);
+        StopRead.readPublished(() -> subscription.poll(this, fragmentLimit));
         stopping = true;
         endDayAtMidnight();
         final long deadlineNs = System.nanoTime() + STOP_MARKER_TIMEOUT_NS;

@@ -1,9 +1,8 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.Subscription;
+import io.bourse.common.aeron.StopRead;
 import org.agrona.concurrent.Agent;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Polls every engine shard's event stream in turn and hands each event to the market-data books (each new image of a
@@ -13,9 +12,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class MdPublisherAgent implements Agent
 {
-    /** Longest time the stop reads the events already published before it ends the feeds: 1 s. */
-    static final long STOP_DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
-
     private static final int SNAPSHOT_REQUEST_LIMIT = 16;
 
     private final EngineEventStreams events;
@@ -52,8 +48,8 @@ final class MdPublisherAgent implements Agent
 
     /**
      * Stops reading, with nothing the engine shards have published left behind: reads their event streams until a
-     * poll finds nothing more, for up to {@link #STOP_DRAIN_TIMEOUT_NS} (the order gateway stops first, so the
-     * shards' events of its stop, its cancels on disconnect, are all there; a shard still busy is read that long),
+     * poll finds nothing more, for up to {@link StopRead#TIMEOUT_NS} (the order gateway stops first, so the shards'
+     * events of its stop, its cancels on disconnect, are all there; a shard still busy is read that long),
      * ends every feed with EndOfFeed after its last increment ({@link MarketDataProxy#endFeeds}), so that a subscriber
      * tells the stop from a crash and keeps its books, then closes the engine event subscriptions and the
      * snapshot-request subscription, so that the engine shards, whose event streams hold back at their slowest reader,
@@ -62,13 +58,7 @@ final class MdPublisherAgent implements Agent
     @Override
     public void onClose()
     {
-        final long deadlineNs = System.nanoTime() + STOP_DRAIN_TIMEOUT_NS;
-        int read;
-        do
-        {
-            read = events.poll(fragmentLimit);
-        }
-        while (read > 0 && System.nanoTime() - deadlineNs < 0);
+        StopRead.readPublished(() -> events.poll(fragmentLimit));
         proxy.endFeeds();
         events.close();
         snapshotRequests.close();

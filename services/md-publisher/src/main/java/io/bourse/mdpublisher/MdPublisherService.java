@@ -7,6 +7,7 @@ import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.StopRead;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.AeronClientCollector;
@@ -189,7 +190,7 @@ public final class MdPublisherService implements AutoCloseable
                 layout.tradesStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
                 (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
-            final int stopMs = (int)TimeUnit.NANOSECONDS.toMillis(MdPublisherAgent.STOP_DRAIN_TIMEOUT_NS) +
+            final int stopMs = (int)TimeUnit.NANOSECONDS.toMillis(StopRead.TIMEOUT_NS) +
                 (null == moldFeed ? 0 : ctx.moldEndOfSessionMs());
             return new MdPublisherService(
                 metricsServer, aeron, moldFeed, runner, fileAnswersRunner, AgentRunner.RETRY_CLOSE_TIMEOUT_MS + stopMs);
@@ -228,13 +229,12 @@ public final class MdPublisherService implements AutoCloseable
     }
 
     /**
-     * Stops the agent (it reads the engine events already published, for up to
-     * {@link MdPublisherAgent#STOP_DRAIN_TIMEOUT_NS}, and ends every feed with EndOfFeed; the MoldUDP64 feed, when on,
-     * then ends its session, which lasts {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets,
-     * re-requests answered, those from the session file too), then the session files' answering agent, then closes the
-     * feed's sockets, the Aeron client and the metrics endpoint. The agent is given Agrona's
-     * {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the longest reading and the end's length to stop before its
-     * thread is interrupted, which would cut the end short.
+     * Stops the agent (it reads the engine events already published, for up to {@link StopRead#TIMEOUT_NS}, and ends
+     * every feed with EndOfFeed; the MoldUDP64 feed, when on, then ends its session, which lasts
+     * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered, those from the
+     * session file too), then the session files' answering agent, then closes the feed's sockets, the Aeron client and
+     * the metrics endpoint. The agent is given Agrona's {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the longest
+     * reading and the end's length to stop before its thread is interrupted, which would cut the end short.
      */
     @Override
     public void close()
