@@ -146,9 +146,8 @@ final class Tshark implements AutoCloseable
         final String displayFilter,
         final String... fields) throws IOException, InterruptedException
     {
-        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", "fields",
-            "-E", "separator=/t", "-E", "aggregator=" + AGGREGATOR, "-E", "occurrence=a", "-Y", displayFilter));
-        decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
+        final List<String> command = readCommand("fields", decodeAs, displayFilter);
+        command.addAll(List.of("-E", "separator=/t", "-E", "aggregator=" + AGGREGATOR, "-E", "occurrence=a"));
         if (!ouchHeuristic)
         {
             command.addAll(List.of("--disable-heuristic", "ouch_soupbintcp"));
@@ -184,19 +183,33 @@ final class Tshark implements AutoCloseable
         final Map<String, String> decodeAs, final String displayFilter, final String protocols)
         throws IOException, InterruptedException
     {
-        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", "json",
-            "--no-duplicate-keys", "-Y", displayFilter));
+        final List<String> command = readCommand("json", decodeAs, displayFilter);
+        command.add("--no-duplicate-keys");
         if (null != protocols)
         {
             command.addAll(List.of("-J", protocols));
         }
-        decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
         final List<Map<String, Object>> frames = new ArrayList<>();
         for (final Object frame : Json.array(Json.parse(exec(command.toArray(String[]::new)))))
         {
             frames.add(Json.object(Json.object(Json.object(frame).get("_source")).get("layers")));
         }
         return frames;
+    }
+
+    /**
+     * @param format        tshark's output format ({@code -T}), e.g. {@code fields}.
+     * @param decodeAs      {@code -d} rules, e.g. {@code tcp.port==15000,soupbintcp}.
+     * @param displayFilter e.g. {@code ouch}.
+     * @return the command that reads the capture without name resolution, its options to be added to.
+     */
+    private static List<String> readCommand(
+        final String format, final Map<String, String> decodeAs, final String displayFilter)
+    {
+        final List<String> command =
+            new ArrayList<>(List.of("tshark", "-n", "-r", CAPTURE_FILE, "-T", format, "-Y", displayFilter));
+        decodeAs.forEach((selector, protocol) -> command.addAll(List.of("-d", selector + "," + protocol)));
+        return command;
     }
 
     /**
