@@ -115,6 +115,8 @@ final class GatewaySessionsIT
             EXCHANGE.restartGateway();
 
             pollUntil(RESPONSE_TIMEOUT, "the stopped gateway's close", session::endOfSession, List.of(session));
+            assertThat(session.endOfSessionPacket()).as("no End of Session: the session goes on after the restart")
+                .isFalse();
         }
         assertThat(EXCHANGE.gateway().getContainerId()).isNotEqualTo(stoppedGateway);
         assertThat(before.messages()).as("System Event and 3 Accepted").hasSize(4);

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * by default) and sends again the cancels on disconnect a shard could not take ({@link
  * OrderEntry#retryCancels}, once the shards' events are caught up). Once a closed day's answers are
  * journaled and the next day is due, it opens the next day ({@link TradingDays}): the closed day's connections are
- * ended (End of Session, as each had or was getting already) and its journals closed, and the engine events, the logins
+ * ended (End of Session: the day is over) and its journals closed, and the engine events, the logins
  * and the orders go to the new day from then on; the cancels of the closed day's orders that a shard could not take yet
  * (the close's, on disconnect) are still sent as a shard takes them ({@link ClosedDayCancels}). The answers to the
  * orders of one cycle thus leave at the start of the next, before the reads and the work of the orders that came
@@ -241,10 +241,11 @@ final class GatewayAgent implements Agent
     }
 
     /**
-     * Ends every session and sends the cancels on disconnect; journals the shards' answers to the commands in flight
-     * ({@link #journalAnswersInFlight}, 1 s at most); then closes the day's journals and the server socket, waits for
-     * the clients to take their End of Session and close ({@link SessionRegistry#lingerAtStop()}: the end-of-session
-     * linger, 3 s at most), and closes the selector.
+     * Closes every connection ({@link SessionRegistry#closeAllAtStop()}: End of Session only once the day is over, as
+     * a restart the same day goes on with its sessions) and sends the cancels on disconnect; journals the shards'
+     * answers to the commands in flight ({@link #journalAnswersInFlight}, 1 s at most); then closes the day's journals
+     * and the server socket, waits for the clients to take what their send buffers hold and close ({@link
+     * SessionRegistry#lingerAtStop()}: the end-of-session linger, 3 s at most), and closes the selector.
      */
     @Override
     public void onClose()
@@ -252,7 +253,7 @@ final class GatewayAgent implements Agent
         final TradingDay day = this.day;
         try
         {
-            day.registry().endAll();
+            day.registry().closeAllAtStop();
             day.orderEntry().sendCancelsOnDisconnectAtStop();
             closedDayCancels.sendAtStop();
             journalAnswersInFlight(day.orderEntry(), day.registry());
@@ -276,7 +277,7 @@ final class GatewayAgent implements Agent
      * and stores the positions answered through, until no order awaits the answer of a shard whose event stream is
      * connected ({@link OrderEntry#ordersAwaitingAnswer}: the orders and replacements in flight, the stop's cancels on
      * disconnect) or {@link #STOP_ANSWER_WAIT_NS} has passed; meanwhile it steps the lingers of the ended connections
-     * ({@link SessionRegistry#stepLingersAtStop()}), whose deadlines run from their End of Session. Each client gets
+     * ({@link SessionRegistry#stepLingersAtStop()}), whose deadlines run from their close. Each client gets
      * those answers in the replay of its next login. Without the wait they went unjournaled, and a restarted gateway
      * heard of them only from the event archive: after a media driver restart (which wipes the archive of a compose
      * stack) an order in flight was Rejected 'H' ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver()}) though its

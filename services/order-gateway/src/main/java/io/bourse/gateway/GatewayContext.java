@@ -33,7 +33,7 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * not logged in yet, default {@value #MAX_PENDING_LOGINS_DEFAULT}), {@value #LOGIN_TIMEOUT_MS_PROP_NAME} (how long a
  * new connection may take to send its Login Request before it is closed, default {@value #LOGIN_TIMEOUT_MS_DEFAULT}
  * ms), {@value #END_OF_SESSION_LINGER_MS_PROP_NAME} (how long a closed connection keeps its socket open for the
- * client to take what its send buffer still holds, End of Session last, and close its end, default
+ * client to take what its send buffer still holds (End of Session last once the day is over) and close its end, default
  * {@value #END_OF_SESSION_LINGER_MS_DEFAULT} ms),
  * {@value #SEND_BUFFER_BYTES_PROP_NAME} (each connection's send buffer: a client that falls further behind is
  * disconnected as a slow consumer, default {@value #SEND_BUFFER_BYTES_DEFAULT}),
@@ -479,8 +479,9 @@ public final class GatewayContext
 
     /**
      * @param endOfSessionLingerMs milliseconds, 0..60,000, a closed connection keeps its socket open for the client to
-     *                             take what its send buffer still holds (End of Session last) and close its end, its
-     *                             input dropped; 0 closes it at once, and unread input then resets the connection.
+     *                             take what its send buffer still holds (End of Session last once the day is over)
+     *                             and close its end, its input dropped; 0 closes it at once, and unread input then
+     *                             resets the connection.
      * @return this.
      */
     public GatewayContext endOfSessionLingerMs(final long endOfSessionLingerMs)

@@ -150,8 +150,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     }
 
     /**
-     * Drops the whole packets the socket has not begun to take, so that an End of Session fits after the packet under
-     * way: a slow consumer's, which its journal keeps for a replay.
+     * Drops the whole packets the socket has not begun to take, so that the client's last bytes end the packet under
+     * way (a slow consumer's, whose journal keeps them for a replay) or an End of Session fits after it.
      */
     void discardUnsent()
     {
@@ -282,13 +282,13 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     }
 
     /**
-     * Ends this connection because its send buffer is full, counting it.
+     * Closes this connection because its send buffer is full, counting it ({@link SessionRegistry#closeSlowConsumer}).
      *
      * @param cause the write that did not fit.
      */
-    void endSlowConsumer(final SendBufferFullException cause)
+    void closeSlowConsumer(final SendBufferFullException cause)
     {
-        registry.endSlowConsumer(this, cause);
+        registry.closeSlowConsumer(this, cause);
     }
 
     /** @return user and remote address, for logs. */

@@ -32,9 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * may be logged in at once (one more gets Login Rejected 'S'). Each counted refusal or timeout is logged the first
  * time only. Every packet to a client goes into the connection's send buffer ({@link SessionSendChannel}); the
  * sockets take what they can once per duty cycle, and the selector reports those with bytes left when they can take
- * more. A connection whose send buffer cannot take a packet is a slow consumer: its session is ended and counted; the
- * whole packets its socket has not begun to take are dropped and End of Session follows the packet under way, so that
- * the client knows the last message it got; its journal keeps every message, so that the client can log in again
+ * more. A connection whose send buffer cannot take a packet is a slow consumer: its connection is closed and counted;
+ * the whole packets its socket has not begun to take are dropped, so that the last bytes it gets end a whole packet
+ * and the client knows the last message it got; its journal keeps every message, so that the client can log in again
  * from the next and get them replayed. A connection the gateway closes lingers ({@link OuchConnection#linger}): its
  * socket takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then
  * its output is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at
@@ -53,8 +53,11 @@ import java.util.concurrent.locks.LockSupport;
  * number past the next new message, the next new message. The messages from there on are replayed from the journal, a
  * bounded number per duty cycle and no faster than the send buffer empties, then live ones follow. The first login of
  * the day gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second
- * Login Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of
- * Session, then close); the user can log in again.
+ * Login Request, an OUCH message of unknown type or wrong length, or a malformed packet closes the connection, after
+ * what the session journaled, counted; the session goes on, and the user can log in again and have what it missed
+ * replayed. End of Session is sent only when the session is over, at the end of the trading day: SoupBinTCP 4.0 §1.4
+ * says a client cannot reconnect to a session that sent it, so a strict client would stop for the day and never hear
+ * the cancels on disconnect of its connection.
  * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a logged-in client whose packets the
  * gateway leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped
  * (the login timeout still applies before login).
@@ -143,8 +146,8 @@ final class SessionRegistry
      * @param maxPendingLogins      most connections open at once that have not logged in yet.
      * @param loginTimeoutNs        how long a new connection may take to log in before it is closed.
      * @param endOfSessionLingerNs  how long a closed connection keeps its socket open for the client to take what its
-     *                              send buffer holds (End of Session last) and close its end, in nanoseconds; 0
-     *                              closes it at once.
+     *                              send buffer holds (End of Session last once the day is over) and close its end, in
+     *                              nanoseconds; 0 closes it at once.
      * @param sendBuffers           the connections' send buffers.
      * @param socketSendBufferBytes SO_SNDBUF of each client socket, or 0 to leave it to the kernel.
      * @param orderEntryAdapter     receives the OUCH messages of logged-in sessions.
@@ -287,7 +290,7 @@ final class SessionRegistry
         }
         catch (final ProtocolException | RuntimeException ex)
         {
-            end(connection, GatewayError.MALFORMED_PACKET, ex);
+            fail(connection, GatewayError.MALFORMED_PACKET, ex);
         }
         catch (final IOException ex)
         {
@@ -335,7 +338,7 @@ final class SessionRegistry
             }
             catch (final SendBufferFullException ex)
             {
-                endSlowConsumer(connection, ex);
+                closeSlowConsumer(connection, ex);
             }
             catch (final IOException ex)
             {
@@ -411,7 +414,7 @@ final class SessionRegistry
             journalFailed |= session.journal().isFailed();
             if (dayOver && session.isAllSent())
             {
-                endSession(session.connection(), false);
+                endSession(session.connection());
             }
             else if (buffered > 0 && null != session.connection())
             {
@@ -470,7 +473,7 @@ final class SessionRegistry
         final UserSession user = connection.user();
         if (null == user)
         {
-            end(connection, GatewayError.PROTOCOL_VIOLATION, "Unsequenced Data before login");
+            fail(connection, GatewayError.PROTOCOL_VIOLATION, "Unsequenced Data before login");
             return;
         }
         if (dayOver)
@@ -483,11 +486,11 @@ final class SessionRegistry
         final int outcome = orderEntryAdapter.onMessage(user, payload);
         if (OrderEntryAdapter.UNKNOWN_TYPE == outcome)
         {
-            end(connection, GatewayError.UNKNOWN_MESSAGE_TYPE, "type " + (char)payload.get(payload.position()));
+            fail(connection, GatewayError.UNKNOWN_MESSAGE_TYPE, "type " + (char)payload.get(payload.position()));
         }
         else if (OrderEntryAdapter.WRONG_LENGTH == outcome)
         {
-            end(connection, GatewayError.WRONG_LENGTH, "length " + payload.remaining());
+            fail(connection, GatewayError.WRONG_LENGTH, "length " + payload.remaining());
         }
     }
 
@@ -507,7 +510,7 @@ final class SessionRegistry
         }
         if (null != connection.user())
         {
-            end(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
+            fail(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
             return;
         }
         final long requestedSequenceNumber = request.getRequestedSequenceNumber();
@@ -628,7 +631,8 @@ final class SessionRegistry
     }
 
     /**
-     * Closes a connection after an error, counting it.
+     * Closes a connection after an error, counting it: after what its session journaled, without End of Session, as
+     * the session goes on.
      *
      * @param connection the connection.
      * @param error      the kind.
@@ -644,18 +648,22 @@ final class SessionRegistry
     }
 
     /**
-     * Ends a slow consumer's session, counting it: its send buffer could not take a packet.
+     * Closes a slow consumer's connection, counting it: its send buffer could not take a packet. The whole packets its
+     * socket has not begun to take are dropped (the journal keeps them for a replay), so that the last bytes the client
+     * gets end the packet under way; no End of Session, as the session goes on.
      *
      * @param connection the connection.
      * @param cause      the write that did not fit.
      */
-    void endSlowConsumer(final OuchConnection connection, final SendBufferFullException cause)
+    void closeSlowConsumer(final OuchConnection connection, final SendBufferFullException cause)
     {
         if (!connection.isClosed())
         {
             metrics.slowConsumerDisconnects.inc();
             metrics.error(GatewayError.SLOW_CONSUMER, connection, cause);
-            endSession(connection, true);
+            connection.markClosed();
+            connection.discardUnsent();
+            release(connection);
         }
     }
 
@@ -668,7 +676,28 @@ final class SessionRegistry
         lingeringCap = Integer.MAX_VALUE;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
-            endSession(connections.get(i), false);
+            endSession(connections.get(i));
+        }
+    }
+
+    /**
+     * The gateway is stopping: once the trading day is over ({@link #endDay()}), ends every session as
+     * {@link #endAll()} does; before, closes every connection after what its session journaled, without End of
+     * Session, since the session goes on when the gateway starts again (the same day's journals): its client logs in
+     * again and has what it missed replayed, the cancels on disconnect of this stop among them. Every connection is
+     * left lingering.
+     */
+    void closeAllAtStop()
+    {
+        if (dayOver)
+        {
+            endAll();
+            return;
+        }
+        lingeringCap = Integer.MAX_VALUE;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            close(connections.get(i));
         }
     }
 
@@ -746,34 +775,16 @@ final class SessionRegistry
         lingering.clear();
     }
 
-    private void end(final OuchConnection connection, final GatewayError error, final Object cause)
-    {
-        if (!connection.isClosed())
-        {
-            metrics.error(error, connection, cause);
-            endSession(connection, false);
-        }
-    }
-
     /**
-     * Sends End of Session, then closes the connection: after what the session journaled for the client, or, for a
-     * slow consumer, after the packet under way, the whole packets its socket has not begun to take dropped (the
-     * journal keeps them for a replay).
+     * The session is over (the trading day ended): sends what it journaled for the client, then End of Session
+     * (SoupBinTCP 4.0 §2.2.5), then closes the connection.
      *
      * @param connection the connection.
-     * @param dropUnsent true for a slow consumer.
      */
-    private void endSession(final OuchConnection connection, final boolean dropUnsent)
+    private void endSession(final OuchConnection connection)
     {
         connection.markClosed();
-        if (dropUnsent)
-        {
-            connection.discardUnsent();
-        }
-        else
-        {
-            sendJournaled(connection);
-        }
+        sendJournaled(connection);
         sendEndOfSession(connection);
         release(connection);
     }

@@ -445,7 +445,7 @@ final class UserSession
         }
         catch (final SendBufferFullException ex)
         {
-            target.endSlowConsumer(ex);
+            target.closeSlowConsumer(ex);
             return false;
         }
         catch (final IOException ex)
