@@ -497,10 +497,12 @@ final class SessionRegistry
     /**
      * SoupBinTCP Login Request.
      *
+     * A Requested Sequence Number that is not a number ({@link RequestedSequenceNumber}: blank, a sign, another byte
+     * than a digit or a space) makes the packet malformed: the connection is closed and counted before any session is
+     * created or session index taken.
+     *
      * @param connection the sender.
      * @param request    the request.
-     * @throws RuntimeException from nassau when the Requested Sequence Number is not a number (blank included): the
-     *                          packet is malformed, before any session is created or session index taken.
      */
     void onLoginRequest(final OuchConnection connection, final SoupBinTCP.LoginRequest request)
     {
@@ -513,7 +515,13 @@ final class SessionRegistry
             fail(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
             return;
         }
-        final long requestedSequenceNumber = request.getRequestedSequenceNumber();
+        final long requestedSequenceNumber = RequestedSequenceNumber.read(request);
+        if (RequestedSequenceNumber.MALFORMED == requestedSequenceNumber)
+        {
+            fail(connection, GatewayError.MALFORMED_PACKET, "Login Request: Requested Sequence Number " +
+                RequestedSequenceNumber.text(request) + " is not a number");
+            return;
+        }
         final Credentials.User user = credentials.authenticate(
             request.getUsername().trim(), request.getPassword().trim());
         if (null == user)

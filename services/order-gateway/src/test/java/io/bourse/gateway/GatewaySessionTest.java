@@ -29,12 +29,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -720,11 +723,19 @@ class GatewaySessionTest
         }
     }
 
-    @Test
-    void shouldCloseAConnectionWhoseLoginHasABlankRequestedSequenceNumberBeforeTakingItsSession() throws Exception
+    /**
+     * A Requested Sequence Number that is not a number is a malformed Login Request. Before stop 105 only a blank one
+     * was: nassau read "x3" as 723, "3x" as 102, "-3" as -3 (live only) and "1 1" as 1.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "x3", "3x", "-3", "+3", "1 1", "0x10"})
+    void shouldCloseAConnectionWhoseRequestedSequenceNumberIsNotANumberBeforeTakingItsSession(final String field)
+        throws Exception
     {
         final byte[] packet = LoginRequests.packet("demo01", "demo01pw", 0);
         Arrays.fill(packet, packet.length - 20, packet.length, (byte)' ');
+        final byte[] text = field.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(text, 0, packet, packet.length - text.length, text.length);
         try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port)))
         {
             channel.write(ByteBuffer.wrap(packet));
