@@ -290,8 +290,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * subscriber may shut its output down and go on reading) or on a socket failure. A packet that breaks SoupBinTCP
      * 4.0 (an unknown packet type, a length past the receive buffer: nassau's {@link ProtocolException}) or cannot be
      * parsed or handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP
-     * 4.0's 47 bytes or a blank Requested Sequence Number, or from the handling of a packet) ends the session as the
-     * order gateway does: End of Session after what the send buffer holds ({@link #endSession()}), what the subscriber
+     * 4.0's 47 bytes or a blank Requested Sequence Number, or from the handling of a packet) ends the session (unlike
+     * the order gateway, whose session goes on after the close, as its journal keeps it): End of Session after what the
+     * send buffer holds ({@link #endSession()}), what the subscriber
      * sends after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
      * {@code bourse_fanout_malformed_packets_total} and as an error, logged the first time, and only this session
      * ends. Left to the worker, the exception would end its duty cycle before the other sessions' data, at every read

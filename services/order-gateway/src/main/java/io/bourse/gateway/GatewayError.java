@@ -7,19 +7,22 @@ package io.bourse.gateway;
  */
 enum GatewayError
 {
-    /** An OUCH message type the gateway does not accept; the session is ended. */
+    /** An OUCH message type the gateway does not accept; the connection is closed, the session goes on. */
     UNKNOWN_MESSAGE_TYPE,
-    /** An OUCH message whose length does not match its type; the session is ended. */
+    /** An OUCH message whose length does not match its type; the connection is closed, the session goes on. */
     WRONG_LENGTH,
-    /** Unsequenced Data or a second Login Request on a connection not (or already) logged in; the session is ended. */
+    /**
+     * Unsequenced Data or a second Login Request on a connection not (or already) logged in; the connection is closed,
+     * the session goes on.
+     */
     PROTOCOL_VIOLATION,
-    /** A SoupBinTCP framing error or a malformed Login Request; the session is ended. */
+    /** A SoupBinTCP framing error or a malformed Login Request; the connection is closed, the session goes on. */
     MALFORMED_PACKET,
     /** A socket error; the connection is closed. */
     CONNECTION_FAILED,
     /**
      * A client whose send buffer could not take a packet (also counted in {@code
-     * bourse_gateway_slow_consumer_disconnects_total}); the session is ended.
+     * bourse_gateway_slow_consumer_disconnects_total}); the connection is closed, the session goes on.
      */
     SLOW_CONSUMER,
     /**

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (closed connections whose socket stays open for the client to take its last packets), {@code
  * bourse_gateway_login_failures_total},
  * {@code bourse_gateway_login_timeouts_total} (connections closed for not logging in in time), {@code
- * bourse_gateway_slow_consumer_disconnects_total} (sessions ended because their send buffer was full), {@code
+ * bourse_gateway_slow_consumer_disconnects_total} (connections closed because their send buffer was full), {@code
  * bourse_gateway_send_buffer_bytes} (memory allocated for the connections' send buffers), {@code
  * bourse_gateway_order_latency_seconds} (OUCH request received to the
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
@@ -141,7 +141,7 @@ final class GatewayMetrics
             .help("Connections closed because no Login Request came within the login timeout").register(registry);
         slowConsumerDisconnects = Counter.builder().withoutExemplars()
             .name("bourse_gateway_slow_consumer_disconnects_total")
-            .help("Sessions ended because the client read too slowly for its send buffer").register(registry);
+            .help("Connections closed because the client read too slowly for its send buffer").register(registry);
         cancelOnDisconnect = Counter.builder().withoutExemplars().name("bourse_gateway_cancel_on_disconnect_total")
             .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
         closeCancels = Counter.builder().withoutExemplars().name("bourse_gateway_close_cancels_total")

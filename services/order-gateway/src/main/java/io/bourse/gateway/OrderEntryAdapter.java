@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * Decodes the OUCH 4.2 inbound messages of a logged-in session (the payloads of SoupBinTCP Unsequenced Data: Enter
  * Order, Replace Order, Cancel Order, Modify Order) and hands them to the {@link OrderEntry}, with the end of each
  * session. Checks the exact length of each message type before reading it; an unknown type or a wrong length is
- * counted and reported to the caller, which ends the session.
+ * counted and reported to the caller, which closes the connection.
  */
 final class OrderEntryAdapter
 {

@@ -159,12 +159,12 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     }
 
     /**
-     * The connection is closed, but its socket stays open so that the client gets everything sent to it, End of
-     * Session last: the selector no longer watches it, and once per duty cycle (each millisecond while the gateway
-     * stops) {@link #lingerStep} writes what the socket takes of the send buffer, then shuts the socket's output down
-     * (FIN after the data, the send buffer back to its pool) and reads and drops what the client still sends, until
-     * the client closes its end or the deadline passes. Closing a socket with unread input would reset the connection
-     * (RST), and the client could lose the data not yet read.
+     * The connection is closed, but its socket stays open so that the client gets everything sent to it (End of Session
+     * last once the day is over): the selector no longer watches it, and once per duty cycle (each millisecond while
+     * the gateway stops) {@link #lingerStep} writes what the socket takes of the send buffer, then shuts the socket's
+     * output down (FIN after the data, the send buffer back to its pool) and reads and drops what the client still
+     * sends, until the client closes its end or the deadline passes. Closing a socket with unread input would reset the
+     * connection (RST), and the client could lose the data not yet read.
      *
      * @param deadlineNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) at which the socket is closed anyway.
      */

@@ -4,7 +4,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * SoupBinTCP 4.0 Login Request, Requested Sequence Number: a Numeric field of 20 bytes, ASCII digits padded with
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * {@code LoginRequest.getRequestedSequenceNumber()} takes any byte as a digit ("x3" reads as 723, "3x" as 102), wraps
  * past 2^63 and reads "-3" as -3: a malformed field got a replay from an arbitrary message, or silently none.
  * nassau keeps the field's bytes private, so they are read through a {@link VarHandle}; a nassau without that field
- * fails this class's initialisation, which the gateway's tests show.
+ * fails this class's initialisation ({@link #ensureReadable()}, at the gateway's start), which its tests show.
  */
 final class RequestedSequenceNumber
 {
@@ -23,6 +23,17 @@ final class RequestedSequenceNumber
 
     private RequestedSequenceNumber()
     {
+    }
+
+    /**
+     * Initialises this class, so that a nassau whose Login Request has no such field fails the gateway's start rather
+     * than each login.
+     *
+     * @throws ExceptionInInitializerError when nassau's Login Request has no {@code byte[] requestedSequenceNumber}.
+     */
+    static void ensureReadable()
+    {
+        // Calling a static method initialises the class: FIELD is looked up.
     }
 
     /**
@@ -66,10 +77,22 @@ final class RequestedSequenceNumber
         return i == field.length ? value : MALFORMED;
     }
 
-    /** @return the field's text for a log: its bytes as ASCII, in quotes. */
+    /** @return the field's text for a log, in quotes: its printable ASCII bytes as they are, any other as \xNN. */
     static String text(final SoupBinTCP.LoginRequest request)
     {
-        return "'" + new String((byte[])FIELD.get(request), StandardCharsets.US_ASCII) + "'";
+        final StringBuilder text = new StringBuilder("'");
+        for (final byte b : (byte[])FIELD.get(request))
+        {
+            if (b >= ' ' && b <= '~')
+            {
+                text.append((char)b);
+            }
+            else
+            {
+                text.append(String.format(Locale.ROOT, "\\x%02X", b & 0xFF));
+            }
+        }
+        return text.append('\'').toString();
     }
 
     private static VarHandle fieldHandle()

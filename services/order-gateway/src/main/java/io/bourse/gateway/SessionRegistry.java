@@ -34,14 +34,15 @@ import java.util.concurrent.locks.LockSupport;
  * sockets take what they can once per duty cycle, and the selector reports those with bytes left when they can take
  * more. A connection whose send buffer cannot take a packet is a slow consumer: its connection is closed and counted;
  * the whole packets its socket has not begun to take are dropped, so that the last bytes it gets end a whole packet
- * and the client knows the last message it got; its journal keeps every message, so that the client can log in again
+ * (unless its linger ends first: its deadline, the stop's limit, a linger of 0 or the lingering cap) and the client
+ * knows the last message it got; its journal keeps every message, so that the client can log in again
  * from the next and get them replayed. A connection the gateway closes lingers ({@link OuchConnection#linger}): its
  * socket takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then
  * its output is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at
  * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest); from the close on
  * ({@link #endDay()}), at which every session of the day ends, {@code maxSessions + maxPendingLogins}; and as many as
- * there are at the end of the day's sessions ({@link #endAll()}): at the rollover they go on lingering in the next
- * day's registry, and at the stop the gateway waits for them ({@link #lingerAtStop()}). A connection refused at the
+ * there are at the rollover ({@link #endAll()}), where they go on lingering in the next day's registry, and at the stop
+ * ({@link #closeAllAtStop()}), where the gateway waits for them ({@link #lingerAtStop()}). A connection refused at the
  * pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
@@ -133,7 +134,7 @@ final class SessionRegistry
     private boolean dayOver;
     /**
      * Most connections lingering at once: {@code maxPendingLogins}, then from the close on every session of the day
-     * and the logins waiting, and no limit from {@link #endAll()} on.
+     * and the logins waiting, and no limit from {@link #endAll()} or {@link #closeAllAtStop()} on.
      */
     private int lingeringCap;
 
@@ -179,6 +180,7 @@ final class SessionRegistry
         final SessionIndexes sessionIndexes,
         final Readiness eventCatchUp)
     {
+        RequestedSequenceNumber.ensureReadable();
         this.credentials = credentials;
         this.sessionName = sessionName;
         this.gatewayId = gatewayId;
@@ -603,8 +605,8 @@ final class SessionRegistry
      *
      * @param requested the Requested Sequence Number.
      * @param count     messages of the session so far, which is the sequence number of the most recently generated.
-     * @return sequence number of the first message to send, 1..count + 1: the requested one; for 0, a number past the
-     * next new message or a negative one, the next new message.
+     * @return sequence number of the first message to send, 1..count + 1: the requested one; for 0 or a number past
+     * the next new message, the next new message.
      */
     static long firstToSend(final long requested, final long count)
     {
@@ -689,23 +691,33 @@ final class SessionRegistry
     }
 
     /**
-     * The gateway is stopping: once the trading day is over ({@link #endDay()}), ends every session as
-     * {@link #endAll()} does; before, closes every connection after what its session journaled, without End of
-     * Session, since the session goes on when the gateway starts again (the same day's journals): its client logs in
-     * again and has what it missed replayed, the cancels on disconnect of this stop among them. Every connection is
-     * left lingering.
+     * The gateway is stopping: closes every connection after what its session journaled, without End of Session,
+     * since the session goes on when the gateway starts again (the same day's journals): its client logs in again and
+     * has what it missed replayed, the cancels on disconnect of this stop among them. Only a logged-in session that has
+     * then been sent everything once the trading day is over ({@link #endDay()}) is ended (End of Session), as
+     * {@link #flush} would have; a login still awaiting its answer is closed unanswered. Every connection is left
+     * lingering.
      */
     void closeAllAtStop()
     {
-        if (dayOver)
-        {
-            endAll();
-            return;
-        }
         lingeringCap = Integer.MAX_VALUE;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
-            close(connections.get(i));
+            final OuchConnection connection = connections.get(i);
+            sendJournaled(connection);
+            if (connection.isClosed())
+            {
+                continue; // a slow consumer, closed by that send
+            }
+            final UserSession user = connection.user();
+            if (dayOver && null != user && user.isAllSent())
+            {
+                endSession(connection);
+            }
+            else
+            {
+                close(connection);
+            }
         }
     }
 
@@ -744,9 +756,9 @@ final class SessionRegistry
     }
 
     /**
-     * The gateway is stopping, after {@link #endAll()}, while it waits for its engine shards' answers: a step of the
-     * linger of every closed connection still lingering, as a duty cycle takes ({@link #lingerAtStop()} takes the
-     * rest).
+     * The gateway is stopping, after {@link #closeAllAtStop()}, while it waits for its engine shards' answers: a step
+     * of the linger of every closed connection still lingering, as a duty cycle takes ({@link #lingerAtStop()} takes
+     * the rest).
      *
      * @return bytes written and read.
      */
@@ -756,12 +768,12 @@ final class SessionRegistry
     }
 
     /**
-     * The gateway is stopping, after {@link #endAll()} and its wait for its engine shards' answers (1 s at most, during
-     * which the lingers step on, {@link #stepLingersAtStop()}): steps the lingering connections, a millisecond apart
-     * while no byte moves, until each client has taken what its send buffer held and closed its end, or its linger
-     * deadline has passed ({@code endOfSessionLingerNs} from its end), for {@value #STOP_LINGER_LIMIT_MS} ms at most
-     * (with that wait within Agrona's 5 s wait for an agent to close and Docker's 10 s stop grace period); then closes
-     * those still open.
+     * The gateway is stopping, after {@link #closeAllAtStop()} and its wait for its engine shards' answers (1 s at
+     * most, during which the lingers step on, {@link #stepLingersAtStop()}): steps the lingering connections, a
+     * millisecond apart while no byte moves, until each client has taken what its send buffer held and closed its end,
+     * or its linger deadline has passed ({@code endOfSessionLingerNs} from its end), for {@value #STOP_LINGER_LIMIT_MS}
+     * ms at most (with that wait within Agrona's 5 s wait for an agent to close and Docker's 10 s stop grace period);
+     * then closes those still open.
      */
     void lingerAtStop()
     {

@@ -85,6 +85,53 @@ class GatewayCloseTest
     }
 
     /**
+     * A stop after the day ended ends only a session that has been sent everything (End of Session, as each duty cycle
+     * does): one whose replay is still under way is closed without End of Session, since a restarted gateway goes on
+     * replaying it (SoupBinTCP 4.0 &sect;1.4: a client cannot reconnect to a session that sent it), and a connection
+     * awaiting its Login Request is closed unanswered.
+     */
+    @Test
+    void shouldCloseAReplayStillUnderWayWithoutEndOfSessionWhenTheGatewayStopsAfterTheDayEnded() throws IOException
+    {
+        start();
+        logIn();
+        final int orders = 300;
+        for (int i = 0; i < orders; i++)
+        {
+            client.write(EnterOrders.packet("R" + i, "IBM"));
+            agent.doWork();
+        }
+        client.close();
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS;
+        for (int i = 0; i < 10; i++)
+        {
+            agent.doWork();
+        }
+        final MemoryNetwork.Endpoint replaying = gateway.connect();
+        replaying.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 1)));
+        final MemoryNetwork.Endpoint awaitingLogin = gateway.connect();
+        for (int i = 0; i < 3; i++)
+        {
+            agent.doWork();
+        }
+
+        gateway.stop();
+
+        final List<Character> types = new ArrayList<>();
+        final ByteBuffer packets = ByteBuffer.wrap(replaying.takeAvailable());
+        while (packets.remaining() >= 3 && packets.remaining() >= 2 + (packets.getShort(packets.position()) & 0xFFFF))
+        {
+            types.add((char)packets.get(packets.position() + 2));
+            packets.position(packets.position() + 2 + (packets.getShort(packets.position()) & 0xFFFF));
+        }
+        assertThat(types).as("Login Accepted, then part of the replay").startsWith('A', 'S').doesNotContain('Z')
+            .hasSizeLessThan(2 + orders + 1);
+        assertThat(replaying.isPeerClosed()).isTrue();
+        assertThat(awaitingLogin.takeAvailable()).as("no answer, no End of Session").isEmpty();
+        assertThat(awaitingLogin.isPeerClosed()).isTrue();
+    }
+
+    /**
      * No order open at the close: the duty cycle that reaches it ends the day, journaling End of Day, before it reads
      * the clients' input. An Enter Order read then is dropped and counted, so that End of Day stays the session's
      * last message, End of Session after it. Before, its Rejected 'C' followed End of Day.

@@ -186,7 +186,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
 
     /**
      * Drops the whole packets that the socket has not begun to take, keeping the rest of one it has taken part of, so
-     * that the stream stays whole packets and a last packet (End of Session to a slow consumer) fits and goes next.
+     * that the stream stays whole packets and a last packet (End of Session to a slow consumer, in the fanout) fits and
+     * goes next.
      *
      * @return bytes dropped.
      */
