@@ -11,29 +11,32 @@ import java.util.Locale;
  * spaces (right-justified by the spec; left-justified is taken too). Read strictly here: nassau 1.0.0's
  * {@code LoginRequest.getRequestedSequenceNumber()} takes any byte as a digit ("x3" reads as 723, "3x" as 102), wraps
  * past 2^63 and reads "-3" as -3: a malformed field got a replay from an arbitrary message, or silently none.
- * nassau keeps the field's bytes private, so they are read through a {@link VarHandle}; a nassau without that field
- * fails this class's initialisation ({@link #ensureReadable()}, at the gateway's start), which its tests show.
+ * nassau keeps the field's bytes private, so they are read through a {@link VarHandle}, looked up when the reader is
+ * made (with the {@link SessionRegistry}, at the gateway's start), so that a nassau without that field fails the start
+ * rather than each login.
  */
 final class RequestedSequenceNumber
 {
     /** {@link #parse} of a field that is not a number: blank, a sign, a byte other than a digit or a space. */
     static final long MALFORMED = -1;
 
-    private static final VarHandle FIELD = fieldHandle();
-
-    private RequestedSequenceNumber()
-    {
-    }
+    private final VarHandle field;
 
     /**
-     * Initialises this class, so that a nassau whose Login Request has no such field fails the gateway's start rather
-     * than each login.
-     *
-     * @throws ExceptionInInitializerError when nassau's Login Request has no {@code byte[] requestedSequenceNumber}.
+     * @throws IllegalStateException when nassau's Login Request has no {@code byte[] requestedSequenceNumber} field.
      */
-    static void ensureReadable()
+    RequestedSequenceNumber()
     {
-        // Calling a static method initialises the class: FIELD is looked up.
+        try
+        {
+            field = MethodHandles.privateLookupIn(SoupBinTCP.LoginRequest.class, MethodHandles.lookup())
+                .findVarHandle(SoupBinTCP.LoginRequest.class, "requestedSequenceNumber", byte[].class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException("nassau's SoupBinTCP.LoginRequest has no byte[] requestedSequenceNumber " +
+                "field to read the Requested Sequence Number from", ex);
+        }
     }
 
     /**
@@ -41,9 +44,9 @@ final class RequestedSequenceNumber
      * @return its Requested Sequence Number, 0 and up ({@link Long#MAX_VALUE} for a number past it, which is past any
      * session's next message), or {@link #MALFORMED}.
      */
-    static long read(final SoupBinTCP.LoginRequest request)
+    long read(final SoupBinTCP.LoginRequest request)
     {
-        return parse((byte[])FIELD.get(request));
+        return parse((byte[])field.get(request));
     }
 
     /**
@@ -78,10 +81,10 @@ final class RequestedSequenceNumber
     }
 
     /** @return the field's text for a log, in quotes: its printable ASCII bytes as they are, any other as \xNN. */
-    static String text(final SoupBinTCP.LoginRequest request)
+    String text(final SoupBinTCP.LoginRequest request)
     {
         final StringBuilder text = new StringBuilder("'");
-        for (final byte b : (byte[])FIELD.get(request))
+        for (final byte b : (byte[])field.get(request))
         {
             if (b >= ' ' && b <= '~')
             {
@@ -93,18 +96,5 @@ final class RequestedSequenceNumber
             }
         }
         return text.append('\'').toString();
-    }
-
-    private static VarHandle fieldHandle()
-    {
-        try
-        {
-            return MethodHandles.privateLookupIn(SoupBinTCP.LoginRequest.class, MethodHandles.lookup())
-                .findVarHandle(SoupBinTCP.LoginRequest.class, "requestedSequenceNumber", byte[].class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
     }
 }

@@ -98,6 +98,8 @@ final class SessionRegistry
     private static final long STOP_LINGER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Credentials credentials;
+    /** Reads each Login Request's Requested Sequence Number; made here, so that a wrong nassau fails the start. */
+    private final RequestedSequenceNumber requestedSequenceNumbers = new RequestedSequenceNumber();
     private final String sessionName;
     private final int gatewayId;
     private final int shardCount;
@@ -180,7 +182,6 @@ final class SessionRegistry
         final SessionIndexes sessionIndexes,
         final Readiness eventCatchUp)
     {
-        RequestedSequenceNumber.ensureReadable();
         this.credentials = credentials;
         this.sessionName = sessionName;
         this.gatewayId = gatewayId;
@@ -414,7 +415,7 @@ final class SessionRegistry
             final UserSession session = sessions.get(i);
             final int buffered = session.flush(REPLAY_BATCH);
             journalFailed |= session.journal().isFailed();
-            if (dayOver && session.isAllSent())
+            if (isOver(session))
             {
                 endSession(session.connection());
             }
@@ -498,7 +499,7 @@ final class SessionRegistry
 
     /**
      * SoupBinTCP Login Request.
-     *
+     * <p>
      * A Requested Sequence Number that is not a number ({@link RequestedSequenceNumber}: blank, a sign, another byte
      * than a digit or a space) makes the packet malformed: the connection is closed and counted before any session is
      * created or session index taken.
@@ -517,11 +518,11 @@ final class SessionRegistry
             fail(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
             return;
         }
-        final long requestedSequenceNumber = RequestedSequenceNumber.read(request);
+        final long requestedSequenceNumber = requestedSequenceNumbers.read(request);
         if (RequestedSequenceNumber.MALFORMED == requestedSequenceNumber)
         {
             fail(connection, GatewayError.MALFORMED_PACKET, "Login Request: Requested Sequence Number " +
-                RequestedSequenceNumber.text(request) + " is not a number");
+                requestedSequenceNumbers.text(request) + " is not a number");
             return;
         }
         final Credentials.User user = credentials.authenticate(
@@ -710,7 +711,7 @@ final class SessionRegistry
                 continue; // a slow consumer, closed by that send
             }
             final UserSession user = connection.user();
-            if (dayOver && null != user && user.isAllSent())
+            if (null != user && isOver(user))
             {
                 endSession(connection);
             }
@@ -793,6 +794,16 @@ final class SessionRegistry
             metrics.lingeringConnections.dec();
         }
         lingering.clear();
+    }
+
+    /**
+     * @return true when the session is over, so that End of Session is due (SoupBinTCP 4.0 §1.4: no reconnecting to it
+     * after): the trading day is over ({@link #endDay()}) and the session has been sent everything journaled, End of
+     * Day last.
+     */
+    private boolean isOver(final UserSession session)
+    {
+        return dayOver && session.isAllSent();
     }
 
     /**

@@ -44,8 +44,10 @@ class RequestedSequenceNumberTest
         final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
         request.setRequestedSequenceNumber(1234);
 
-        assertThat(RequestedSequenceNumber.read(request)).isEqualTo(1234);
-        assertThat(RequestedSequenceNumber.text(request)).isEqualTo("'                1234'");
+        final RequestedSequenceNumber reader = new RequestedSequenceNumber();
+
+        assertThat(reader.read(request)).isEqualTo(1234);
+        assertThat(reader.text(request)).isEqualTo("'                1234'");
     }
 
     /** @return the 20-byte field: the text right-justified, padded with spaces. */
