@@ -10,6 +10,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.common.net.RequestedSequenceNumber;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
@@ -112,6 +113,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final SymbolDirectory symbolDirectory;
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final SessionNames sessionNames;
+    private final RequestedSequenceNumber requestedSequenceNumbers;
     private final FanoutMetrics metrics;
     private final ErrorKinds<FanoutError> errors;
     private final boolean[] subscribed;
@@ -146,25 +148,27 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private long stallSinceMs;
 
     /**
-     * @param workerId        the worker that owns the session.
-     * @param sessionId       unique within the worker.
-     * @param channel         the accepted, non-blocking connection.
-     * @param sessionClock    milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
-     * @param sendBuffers     the worker's send buffers; the session takes one and gives it back when it closes.
-     * @param credentials     who may log in.
-     * @param referenceData   encodes the System Events after a login's spin and at the end of the day.
-     * @param symbolDirectory the symbols a subscription may name.
-     * @param requests        where the session's catch-up requests go to the dispatcher.
-     * @param sessionNames    the sessions a login may ask for, and the names Login Accepted gives.
-     * @param metrics         counts sessions, subscriptions, messages and login failures.
-     * @param errors          counts the session's failures and bad input.
+     * @param workerId                 the worker that owns the session.
+     * @param sessionId                unique within the worker.
+     * @param channel                  the accepted, non-blocking connection.
+     * @param sessionClock             milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
+     * @param sendBuffers              the worker's send buffers; the session takes one and gives it back when it
+     *                                 closes.
+     * @param credentials              who may log in.
+     * @param referenceData            encodes the System Events after a login's spin and at the end of the day.
+     * @param symbolDirectory          the symbols a subscription may name.
+     * @param requests                 where the session's catch-up requests go to the dispatcher.
+     * @param sessionNames             the sessions a login may ask for, and the names Login Accepted gives.
+     * @param requestedSequenceNumbers reads a Login Request's Requested Sequence Number strictly.
+     * @param metrics                  counts sessions, subscriptions, messages and login failures.
+     * @param errors                   counts the session's failures and bad input.
      */
     SubscriberSession(
         final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
         final SendBufferPool sendBuffers, final Credentials credentials, final ItchReferenceData referenceData,
         final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
-        final SessionNames sessionNames, final FanoutMetrics metrics,
-        final ErrorKinds<FanoutError> errors)
+        final SessionNames sessionNames, final RequestedSequenceNumber requestedSequenceNumbers,
+        final FanoutMetrics metrics, final ErrorKinds<FanoutError> errors)
     {
         this.workerId = workerId;
         this.sessionId = sessionId;
@@ -176,6 +180,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.symbolDirectory = symbolDirectory;
         this.requests = requests;
         this.sessionNames = sessionNames;
+        this.requestedSequenceNumbers = requestedSequenceNumbers;
         this.metrics = metrics;
         this.errors = errors;
         final int locates = symbolDirectory.entries().size() + 1;
@@ -290,7 +295,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * subscriber may shut its output down and go on reading) or on a socket failure. A packet that breaks SoupBinTCP
      * 4.0 (an unknown packet type, a length past the receive buffer: nassau's {@link ProtocolException}) or cannot be
      * parsed or handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP
-     * 4.0's 47 bytes or a blank Requested Sequence Number, or from the handling of a packet) ends the session (unlike
+     * 4.0's 47 bytes or a Requested Sequence Number that is not a number, {@link RequestedSequenceNumber}, or from
+     * the handling of a packet) ends the session (unlike
      * the order gateway, whose session goes on after the close, as its journal keeps it): End of Session after what the
      * send buffer holds ({@link #endSession()}), what the subscriber
      * sends after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
@@ -754,6 +760,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             throw new ProtocolException("second Login Request"); // malformed: End of Session (receive)
         }
+        final long requestedSequence = requestedSequenceNumbers.read(request);
+        if (RequestedSequenceNumber.MALFORMED == requestedSequence)
+        {
+            throw new ProtocolException("Login Request: Requested Sequence Number " +
+                requestedSequenceNumbers.text(request) + " is not a number"); // malformed, as above
+        }
         if (null == credentials.authenticate(request.getUsername().trim(), request.getPassword().trim()))
         {
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
@@ -769,7 +781,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         loginRequested = true;
         loginDay = day;
         Arrays.fill(pending, 1, pending.length, true);
-        if (!request(true, request.getRequestedSequenceNumber()))
+        if (!request(true, requestedSequence))
         {
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "Login Request: Login Rejected 'S'");
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);

@@ -4,6 +4,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.net.RequestedSequenceNumber;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
 import io.bourse.common.time.MidnightNanoClock;
@@ -85,6 +86,8 @@ final class WorkerAgent implements Agent
     private final LatencySummary latency;
     private final LatencySummary serviceTime;
     private final ErrorKinds<FanoutError> errors;
+    /** Reads its sessions' Login Requests' Requested Sequence Numbers; made with the worker, at the fanout's start. */
+    private final RequestedSequenceNumber requestedSequenceNumbers = new RequestedSequenceNumber();
     private final ByteBuffer payload = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
     /** What ending sessions still receive, read and dropped. */
     private final ByteBuffer discard = ByteBuffer.allocateDirect(DISCARD_BUFFER_LENGTH);
@@ -445,7 +448,7 @@ final class WorkerAgent implements Agent
             SessionSockets.configureSession(channel, socketSendBufferBytes);
             session = new SubscriberSession(
                 workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
-                symbolDirectory, requests, sessionNames, metrics, errors);
+                symbolDirectory, requests, sessionNames, requestedSequenceNumbers, metrics, errors);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
             sessionsById.put(session.id(), session);

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -34,7 +36,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -279,6 +283,36 @@ class WorkerAgentTest
         assertThat(errors.count(FanoutError.BAD_SUBSCRIPTION)).isEqualTo(2);
         assertThat(errors.total()).isEqualTo(2);
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
+    }
+
+    /**
+     * A Login Request whose Requested Sequence Number is not a number (blank, a sign, a byte other than a digit or a
+     * space between the digits) is a malformed packet: counted, the connection closed, and nothing asked of the
+     * dispatcher. Before, nassau's parser read "x3" as 723 and "3x" as 102, a replay from an arbitrary message, and
+     * "-3" as live messages only.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "x3", "3x", "-3", "+3", "1 1", "0x10"})
+    void shouldCloseAConnectionWhoseRequestedSequenceNumberIsNotANumberWithoutAskingTheDispatcher(final String field)
+        throws Exception
+    {
+        final TestSubscriber subscriber = open(0);
+        final byte[] packet = new byte[2 + 47];
+        Arrays.fill(packet, (byte)' ');
+        packet[1] = 47;
+        packet[2] = 'L';
+        System.arraycopy("sub1".getBytes(StandardCharsets.US_ASCII), 0, packet, 3, 4);
+        System.arraycopy("pw1".getBytes(StandardCharsets.US_ASCII), 0, packet, 9, 3);
+        final byte[] sequence = field.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(sequence, 0, packet, packet.length - sequence.length, sequence.length);
+        writeFully(subscriber, packet);
+        awaitClosed(subscriber);
+
+        assertThat(subscriber.accepted).isFalse();
+        assertThat(requests.isEmpty()).as("nothing asked of the dispatcher").isTrue();
+        assertThat(counter("bourse_fanout_malformed_packets")).isEqualTo(1);
+        assertThat(errors.count(FanoutError.MALFORMED_PACKET)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     /**

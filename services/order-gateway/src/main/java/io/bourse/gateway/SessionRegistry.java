@@ -4,6 +4,7 @@ import com.paritytrading.nassau.ProtocolException;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.Readiness;
+import io.bourse.common.net.RequestedSequenceNumber;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;

@@ -1,4 +1,4 @@
-package io.bourse.gateway;
+package io.bourse.common.net;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.bourse.gateway;
+package io.bourse.common.net;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 
@@ -12,20 +12,20 @@ import java.util.Locale;
  * {@code LoginRequest.getRequestedSequenceNumber()} takes any byte as a digit ("x3" reads as 723, "3x" as 102), wraps
  * past 2^63 and reads "-3" as -3: a malformed field got a replay from an arbitrary message, or silently none.
  * nassau keeps the field's bytes private, so they are read through a {@link VarHandle}, looked up when the reader is
- * made (with the {@link SessionRegistry}, at the gateway's start), so that a nassau without that field fails the start
- * rather than each login.
+ * made (once per service, at its start: the order gateway's session registry, the fanout's workers), so that a nassau
+ * without that field fails the start rather than each login.
  */
-final class RequestedSequenceNumber
+public final class RequestedSequenceNumber
 {
     /** {@link #parse} of a field that is not a number: blank, a sign, a byte other than a digit or a space. */
-    static final long MALFORMED = -1;
+    public static final long MALFORMED = -1;
 
     private final VarHandle field;
 
     /**
      * @throws IllegalStateException when nassau's Login Request has no {@code byte[] requestedSequenceNumber} field.
      */
-    RequestedSequenceNumber()
+    public RequestedSequenceNumber()
     {
         try
         {
@@ -44,7 +44,7 @@ final class RequestedSequenceNumber
      * @return its Requested Sequence Number, 0 and up ({@link Long#MAX_VALUE} for a number past it, which is past any
      * session's next message), or {@link #MALFORMED}.
      */
-    long read(final SoupBinTCP.LoginRequest request)
+    public long read(final SoupBinTCP.LoginRequest request)
     {
         return parse((byte[])field.get(request));
     }
@@ -54,7 +54,7 @@ final class RequestedSequenceNumber
      * @return the number its digits give, 0 and up ({@link Long#MAX_VALUE} for a number past it); {@link #MALFORMED}
      * unless the field is spaces, then one or more digits, then spaces.
      */
-    static long parse(final byte[] field)
+    public static long parse(final byte[] field)
     {
         int i = 0;
         while (i < field.length && ' ' == field[i])
@@ -81,7 +81,7 @@ final class RequestedSequenceNumber
     }
 
     /** @return the field's text for a log, in quotes: its printable ASCII bytes as they are, any other as \xNN. */
-    String text(final SoupBinTCP.LoginRequest request)
+    public String text(final SoupBinTCP.LoginRequest request)
     {
         final StringBuilder text = new StringBuilder("'");
         for (final byte b : (byte[])field.get(request))
