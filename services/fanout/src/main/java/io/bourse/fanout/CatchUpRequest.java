@@ -12,13 +12,16 @@ package io.bourse.fanout;
  *                          request of an ended day is not answered, its session ends with its day; 0 and unread for
  *                          a {@link #cancel}.
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
+ * @param named             true when the Login Request named the day's numbered stream, SoupBinTCP 4.0 Requested
+ *                          Session not blank: answered from that stream, or Login Rejected 'S', never with a snapshot
+ *                          session; false for a blank name, whose login the dispatcher may answer either way.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
  * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.
  * @param pacing            the pace the session takes the answer at; null for a {@link #cancel}.
  */
 record CatchUpRequest(
-    int workerId, long sessionId, long day, boolean login, long requestedSequence, boolean[] symbolsByLocate,
-    AnswerPacing pacing)
+    int workerId, long sessionId, long day, boolean login, boolean named, long requestedSequence,
+    boolean[] symbolsByLocate, AnswerPacing pacing)
 {
     /**
      * @param workerId  the session's worker.
@@ -27,7 +30,7 @@ record CatchUpRequest(
      */
     static CatchUpRequest cancel(final int workerId, final long sessionId)
     {
-        return new CatchUpRequest(workerId, sessionId, 0, false, 0, null, null);
+        return new CatchUpRequest(workerId, sessionId, 0, false, false, 0, null, null);
     }
 
     /** @return true for a {@link #cancel}. */

@@ -48,8 +48,14 @@ import java.util.function.Consumer;
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
  * <ul>
- *   <li>a login whose Requested Sequence Number n is 2 or more and still in the replay ring (or the next number)
- *   gets Login Accepted with n, then the kept messages n, n+1, ... of every symbol, then live messages;</li>
+ *   <li>a login naming the day's numbered stream (SoupBinTCP 4.0 Requested Session) is answered from that stream:
+ *   Login Accepted with its Requested Sequence Number n, then the kept messages n, n+1, ... of every symbol, then live
+ *   messages; with n 0 or past the next number, from the next one (live messages only); with an n no longer kept
+ *   (or not after the last gap, {@link ReplayRing#oldestReplayable}), Login Rejected 'S' (session not available)
+ *   ({@link #SESSION_REJECTED_MSG_TYPE_ID}), since the messages it lacks cannot be sent and its stream has no other
+ *   number for them;</li>
+ *   <li>a login with a blank Requested Session whose n is 2 or more and still in the replay ring (or the next number)
+ *   gets the same replay;</li>
  *   <li>any other login, and a change of subscription for the symbols it adds, gets the book of its symbols as it
  *   stands after message P-1 ({@link ItchBook#snapshot}), then the kept messages P, P+1, ... of those symbols that
  *   came while the answer was being written, then live messages. A login's answer starts with Login Accepted
@@ -92,6 +98,8 @@ import java.util.function.Consumer;
  *   SESSION_ITCH_MSG_TYPE_ID    session id (8) | ITCH message for that session only
  *   SESSION_END_MSG_TYPE_ID     session id (8): the session's pending symbols are live from the next record
  *   SESSION_FAILED_MSG_TYPE_ID  session id (8): the answer could not be completed, end the session
+ *   SESSION_REJECTED_MSG_TYPE_ID session id (8): the login named the day's stream from a message no longer kept,
+ *                               Login Rejected 'S'
  *   DAY_END_MSG_TYPE_ID         the ended day's ordinal (8) | its closing System Events' timestamp (8, ns since
  *                               the clock's midnight, past a day after the first)
  * </pre>
@@ -114,6 +122,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int SESSION_OPENING_MSG_TYPE_ID = 7;
     /** Ring-buffer message type of the end of a trading day. */
     static final int DAY_END_MSG_TYPE_ID = 8;
+    /** Ring-buffer message type of a login the day's stream cannot answer: Login Rejected 'S'. */
+    static final int SESSION_REJECTED_MSG_TYPE_ID = 9;
     /** Offset of the time the dispatcher read the message, on the fanout's clock, in an ITCH record. */
     static final int READ_TIME_OFFSET = 0;
     /** Offset of the ITCH message in an ITCH record. */
@@ -472,14 +482,27 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     /**
      * Starts the answer to a request: a replay from the requested number, else a snapshot of the books, taken once a
-     * login's opening is written ({@link CatchUp#write}).
+     * login's opening is written ({@link CatchUp#write}); a login naming the day's stream gets the replay or Login
+     * Rejected 'S', never a snapshot session, since SoupBinTCP 4.0 gives a Login Request that names a session that
+     * session or nothing.
      */
     private void startAnswer(final CatchUpRequest request)
     {
         final long requested = request.requestedSequence();
-        final boolean replayable = request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
-            requested <= replay.nextSequence();
-        catchUps.add(new CatchUp(request, replayable ? requested : CatchUp.SNAPSHOT));
+        final long next = replay.nextSequence();
+        final boolean fromKept = requested >= 1 && requested <= next;
+        final long cursor;
+        if (request.named())
+        {
+            // 0 is the next message, and so is a number past it: nothing to send before the live messages.
+            cursor = !fromKept ? next : requested >= replay.oldestReplayable() ? requested : CatchUp.NOT_AVAILABLE;
+        }
+        else
+        {
+            cursor = request.login() && fromKept && requested > 1 && requested >= replay.oldestReplayable() ?
+                requested : CatchUp.SNAPSHOT;
+        }
+        catchUps.add(new CatchUp(request, cursor));
     }
 
     private int writeAnswers()
@@ -593,6 +616,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     {
         /** The first kept message of a snapshot answer, until its snapshot is taken: none. */
         static final long SNAPSHOT = Long.MAX_VALUE;
+        /** The first kept message of a login the day's stream cannot answer: none, Login Rejected 'S'. */
+        static final long NOT_AVAILABLE = -1;
 
         final CatchUpRequest request;
         private final boolean snapshotAnswer;
@@ -611,8 +636,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
         /**
          * @param request the session's request.
-         * @param cursor  the first kept message to replay, or {@link #SNAPSHOT} for a snapshot (with an opening first
-         *                for a login).
+         * @param cursor  the first kept message to replay, {@link #SNAPSHOT} for a snapshot (with an opening first
+         *                for a login), or {@link #NOT_AVAILABLE} for a login to reject.
          */
         CatchUp(final CatchUpRequest request, final long cursor)
         {
@@ -628,6 +653,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
         int write(final RingBuffer ring)
         {
             sessionRecord.putLong(SESSION_ID_OFFSET, request.sessionId());
+            if (NOT_AVAILABLE == cursor)
+            {
+                done = write(ring, SESSION_REJECTED_MSG_TYPE_ID, Long.BYTES);
+                return done ? 1 : 0;
+            }
             int written = 0;
             if (!started)
             {

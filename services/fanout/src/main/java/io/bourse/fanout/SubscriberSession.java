@@ -34,8 +34,8 @@ import java.util.Arrays;
  * (the spin), System Events 'S' and 'Q' (start of system and market hours) and the
  * chosen symbols' books as Add Orders (Login Accepted sequence number 1), then every
  * live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets Login Rejected 'A' (not
- * authorized), a known user asking for a session the fanout does not serve Login Rejected 'S' (session not
- * available), and the connection closes.
+ * authorized), a known user asking for a session the fanout does not serve, or naming the day's stream from a message
+ * it no longer keeps ({@link #onLoginRejected}), Login Rejected 'S' (session not available), and the connection closes.
  *
  * <p>A session gets every symbol until it sends a {@link SubscriptionMessage} as Unsequenced Data: symbols it drops
  * stop at once; symbols it adds come as their book, then live. A subscription sent while an answer is pending narrows
@@ -577,6 +577,29 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
+     * The dispatcher's answer to a Login Request that named the day's stream from a message it no longer keeps (or one
+     * before the last gap): SoupBinTCP 4.0 Login Rejected 'S' (session not available), counted, then the connection
+     * closes. The subscriber lacks messages that stream cannot send, under numbers it has no other message for; it
+     * logs in with a blank session for the book.
+     */
+    void onLoginRejected()
+    {
+        if (closed || ending)
+        {
+            return;
+        }
+        answerPacing = null; // the dispatcher's answer is over: nothing to cancel
+        try
+        {
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
+        }
+    }
+
+    /**
      * The dispatcher could not complete its answer (counted there, {@link FanoutError#CATCH_UP_FAILED}): End of
      * Session, then close.
      */
@@ -781,7 +804,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         loginRequested = true;
         loginDay = day;
         Arrays.fill(pending, 1, pending.length, true);
-        if (!request(true, requestedSequence))
+        if (!request(true, !request.getRequestedSession().isBlank(), requestedSequence))
         {
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "Login Request: Login Rejected 'S'");
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
@@ -850,7 +873,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             pending[locate] = symbols[locate] && !subscribed[locate];
             adding |= pending[locate];
         }
-        if (adding && !request(false, 0))
+        if (adding && !request(false, false, 0))
         {
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: End of Session");
             endSession();
@@ -876,13 +899,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * Asks the dispatcher for the pending symbols' books (and, at the login, the replay from the requested sequence
      * number).
      *
+     * @param named true when the Login Request named the day's stream ({@link CatchUpRequest#named}).
      * @return false when the dispatcher's queue of requests is full: the fanout is overloaded.
      */
-    private boolean request(final boolean login, final long requestedSequence)
+    private boolean request(final boolean login, final boolean named, final long requestedSequence)
     {
         final AnswerPacing pacing = new AnswerPacing(answerWindowBytes);
         if (!requests.offer(new CatchUpRequest(
-            workerId, sessionId, loginDay.ordinal(), login, requestedSequence, pending.clone(), pacing)))
+            workerId, sessionId, loginDay.ordinal(), login, named, requestedSequence, pending.clone(), pacing)))
         {
             return false;
         }

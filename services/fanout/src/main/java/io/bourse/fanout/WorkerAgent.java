@@ -554,6 +554,7 @@ final class WorkerAgent implements Agent
             }
             case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> session.onAnswerEnd();
             case DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID -> session.onAnswerFailed();
+            case DispatcherAgent.SESSION_REJECTED_MSG_TYPE_ID -> session.onLoginRejected();
             default -> errors.error(FanoutError.UNKNOWN_RECORD, roleName, "record type", msgTypeId);
         }
     }

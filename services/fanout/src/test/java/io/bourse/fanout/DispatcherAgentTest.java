@@ -319,7 +319,7 @@ class DispatcherAgentTest
         assertThat(drain(slowWorker)).isEmpty();
         assertThat(drain(fastWorker)).isEmpty();
         assertThat(book.orderCount()).isEqualTo(2);
-        assertThat(requests.offer(new CatchUpRequest(1, 12, 0, true, 0, new boolean[]{false, true}, UNPACED)))
+        assertThat(requests.offer(new CatchUpRequest(1, 12, 0, true, false, 0, new boolean[]{false, true}, UNPACED)))
             .isTrue();
         dispatcher.answerCatchUps();
         assertThat(records(fastWorker)).as("no answer from the ended feed's books").isEmpty();
@@ -377,7 +377,7 @@ class DispatcherAgentTest
         final int orders = 40;
         publishBook(orders);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, false, 0, symbols, UNPACED))).isTrue();
         assertThat(catchUpsInProgress()).isZero();
 
         final List<Integer> answer = new ArrayList<>();
@@ -396,13 +396,56 @@ class DispatcherAgentTest
         assertThat(drain(fastWorker)).as("nothing for the other worker's sessions").isEmpty();
     }
 
+    /**
+     * A Login Request naming the day's stream gets that stream or Login Rejected 'S', never a snapshot session
+     * (SoupBinTCP 4.0: the session named or none): from message 1 while it is kept, from the next for 0 or a number
+     * past it; rejected once the message asked for has left the replay history (16 messages here). Before, 1 and any
+     * number no longer kept got a snapshot session, numbered from 1 again under another name.
+     */
+    @Test
+    void shouldAnswerALoginNamingTheDaysStreamFromItsNumberOrRejectIt()
+    {
+        publishBook(3);
+        assertThat(namedLogin(1, 1)).containsExactly("start 1 1", "order 1 1", "order 1 2", "order 1 3", "end 1");
+        assertThat(namedLogin(2, 0)).containsExactly("start 2 4", "end 2");
+        assertThat(namedLogin(3, 9)).containsExactly("start 3 4", "end 3");
+
+        for (int orderId = 4; orderId <= 20; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+        assertThat(namedLogin(4, 1)).containsExactly("rejected 4");
+        assertThat(namedLogin(5, 5)).startsWith("start 5 5", "order 5 5").endsWith("order 5 20", "end 5").hasSize(18);
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * @return the records of the answer to a Login Request naming the day's stream, run to its end.
+     */
+    private List<String> namedLogin(final long sessionId, final long requestedSequence)
+    {
+        assertThat(requests.offer(
+            new CatchUpRequest(0, sessionId, 0, true, true, requestedSequence, new boolean[]{false, true}, UNPACED)))
+            .isTrue();
+        final List<String> answer = new ArrayList<>();
+        for (int cycle = 0; cycle < 10; cycle++)
+        {
+            dispatcher.answerCatchUps();
+            answer.addAll(records(slowWorker));
+        }
+        assertThat(catchUpsInProgress()).isZero();
+        return answer;
+    }
+
     @Test
     void shouldDropTheAnswerOfASessionThatEndedAndOnlyThatOne()
     {
         publishBook(40);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, UNPACED))).isTrue();
-        assertThat(requests.offer(new CatchUpRequest(1, 7, 0, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, false, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 7, 0, true, false, 0, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("both answers under way").isEqualTo(2);
 
@@ -487,8 +530,8 @@ class DispatcherAgentTest
             }, Integer.MAX_VALUE);
             for (int sessionId = 1; sessionId <= sessions; sessionId++)
             {
-                assertThat(requests.offer(
-                    new CatchUpRequest(0, sessionId, 0, true, 0, new boolean[]{false, true}, UNPACED))).isTrue();
+                assertThat(requests.offer(new CatchUpRequest(
+                    0, sessionId, 0, true, false, 0, new boolean[]{false, true}, UNPACED))).isTrue();
             }
         }
 
@@ -524,7 +567,7 @@ class DispatcherAgentTest
             drain(fastWorker);
         }
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 2, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, false, 2, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("the replay taken, not yet written").isEqualTo(1);
         for (int orderId = 11; orderId <= 30; orderId++)
@@ -554,7 +597,8 @@ class DispatcherAgentTest
     {
         publishBook(40);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, new AnswerPacing(100)))).isTrue();
+        assertThat(requests.offer(
+            new CatchUpRequest(0, 7, 0, true, false, 0, symbols, new AnswerPacing(100)))).isTrue();
         final List<Integer> answer = new ArrayList<>();
         for (int orderId = 41; orderId <= 56; orderId++)
         {
@@ -611,7 +655,7 @@ class DispatcherAgentTest
         final boolean[] chosen = new boolean[1 + 1_000];
         chosen[1] = true;
         final AnswerPacing pacing = new AnswerPacing(1_000);
-        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, chosen, pacing))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, false, 0, chosen, pacing))).isTrue();
 
         final StringBuilder messageTypes = new StringBuilder();
         final List<Integer> directoryLocates = new ArrayList<>();
@@ -694,7 +738,8 @@ class DispatcherAgentTest
         drain(slowWorker);
         drain(fastWorker);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 9, 0, true, 0, symbols, new AnswerPacing(100)))).isTrue();
+        assertThat(requests.offer(
+            new CatchUpRequest(0, 9, 0, true, false, 0, symbols, new AnswerPacing(100)))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("an answer paced to its subscriber, under way").isEqualTo(1);
         assertThat(records(slowWorker)).as("its start and opening").startsWith("start 9 1");
@@ -714,8 +759,8 @@ class DispatcherAgentTest
         publish(encoder.addOrder(2_000, "AAPL", 5, Side.BUY, 100, 1_000_000));
         drain(slowWorker);
         drain(fastWorker);
-        assertThat(requests.offer(new CatchUpRequest(0, 10, 0, true, 2, symbols, UNPACED))).isTrue();
-        assertThat(requests.offer(new CatchUpRequest(1, 11, 1, true, 2, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 10, 0, true, false, 2, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 11, 1, true, false, 2, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         dispatcher.answerCatchUps();
 
@@ -832,7 +877,7 @@ class DispatcherAgentTest
         assertThat(records(slowWorker)).containsExactly(dayEnd);
         assertThat(records(fastWorker)).containsExactly(dayEnd);
 
-        assertThat(requests.offer(new CatchUpRequest(1, 12, 1, true, 1, new boolean[]{false, true}, UNPACED)))
+        assertThat(requests.offer(new CatchUpRequest(1, 12, 1, true, false, 1, new boolean[]{false, true}, UNPACED)))
             .isTrue();
         dispatcher.answerCatchUps();
         assertThat(records(fastWorker)).as("no answer while recovering").isEmpty();
@@ -913,6 +958,7 @@ class DispatcherAgentTest
                 case DispatcherAgent.SESSION_START_MSG_TYPE_ID -> "start " + sessionId + " " +
                     buffer.getLong(index + DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET);
                 case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> "end " + sessionId;
+                case DispatcherAgent.SESSION_REJECTED_MSG_TYPE_ID -> "rejected " + sessionId;
                 default -> 'A' == buffer.getByte(itch) ?
                     "order " + sessionId + " " +
                     buffer.getLong(itch + TestSubscriber.ORDER_REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN) :

@@ -959,7 +959,14 @@ class FanoutServiceTest
         assertThat(tooLate.acceptedSequence).isEqualTo(1);
         assertThat(tooLate.itch.messages.getFirst()).isEqualTo(new SystemEvent(0, 'O'));
         assertThat(book(tooLate.itch.messages)).hasSize(total).isEqualTo(book(early.itch.messages));
+        // Naming the day's stream, the same number gets Login Rejected 'S': that stream no longer has message 4.
+        final Subscriber tooLateByName = connect();
+        tooLateByName.login("sub2", "secret2", replaying.acceptedSession, 4);
+        tooLateByName.receiveUntil(() -> 0 != tooLateByName.rejectReason);
+        assertThat(tooLateByName.rejectReason).isEqualTo((byte)'S');
+        assertThat(tooLateByName.loginAccepted).isFalse();
         assertThat(scrapeMetrics())
+            .contains("bourse_fanout_login_failures_total 1.0\n")
             .contains("bourse_fanout_snapshots_total 2.0\n")
             .contains("bourse_fanout_replayed_messages_total 7.0\n")
             .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
@@ -995,6 +1002,16 @@ class FanoutServiceTest
         resumed.receiveUntil(() -> resumed.itch.messages.size() >= 1);
         assertThat(resumed.acceptedSession).isEqualTo(replay.acceptedSession);
         assertThat(resumed.itch.messages).containsExactly(replay.itch.messages.getLast());
+
+        // The day's stream from its first message, by name: before, a snapshot session numbered from 1 under another
+        // name, so that a replay from 2 then met messages whose Add Orders it never got.
+        final Subscriber fromTheFirst = connect();
+        fromTheFirst.login("sub2", "secret2", replay.acceptedSession, 1);
+        fromTheFirst.receiveUntil(() -> fromTheFirst.itch.messages.size() >= 3);
+        assertThat(fromTheFirst.acceptedSession).isEqualTo(replay.acceptedSession);
+        assertThat(fromTheFirst.acceptedSequence).isEqualTo(1);
+        assertThat(fromTheFirst.itch.messages)
+            .isEqualTo(snapshot.itch.messages.subList(SESSION_START_MESSAGES, SESSION_START_MESSAGES + 3));
 
         for (final String unavailable : List.of(snapshot.acceptedSession, "ITCH50"))
         {
