@@ -30,6 +30,12 @@ enum FanoutError
      */
     BAD_SUBSCRIPTION,
     /**
+     * A subscription message that leaves symbols out, on a session of the day's numbered stream (a replay, or a login
+     * naming that stream), whose sequence numbers name every symbol's messages: ignored, the session keeps every
+     * symbol. Symbols are chosen on a snapshot session.
+     */
+    SUBSCRIPTION_REFUSED,
+    /**
      * A packet that breaks SoupBinTCP (an unknown type, longer than the longest Login Request or subscription message,
      * a second Login Request) or cannot be parsed (also counted in {@code bourse_fanout_malformed_packets_total}): the
      * session is ended with End of Session.

@@ -40,8 +40,10 @@ import java.util.Arrays;
  * <p>A session gets every symbol until it sends a {@link SubscriptionMessage} as Unsequenced Data: symbols it drops
  * stop at once; symbols it adds come as their book, then live. A subscription sent while an answer is pending narrows
  * that answer at once and is applied in full when it ends; one sent together with the Login Request (same write)
- * therefore applies before any Add Order. Other Unsequenced Data, or any before the Login Request, is counted ({@link
- * FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
+ * therefore applies before any Add Order. On the day's numbered stream (a replay, or a login naming it) a subscription
+ * that leaves symbols out is counted ({@link FanoutError#SUBSCRIPTION_REFUSED}) and ignored, also one sent with the
+ * Login Request, since that stream's numbers name every symbol's messages ({@link #refuseSubscription}). Other
+ * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
  * socket, 15 s without a heartbeat from it, and any socket failure (the last two counted, {@link
  * FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or replay request the dispatcher's queue cannot take
  * (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription whose request it
@@ -124,6 +126,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** The trading day of the Login Request, which names the stream of a replay; null before it. */
     private SessionNames.Day loginDay;
     private boolean loggedIn;
+    /**
+     * Login Accepted named a snapshot session, numbered from 1 for this session alone; false for the day's numbered
+     * stream, whose sequence numbers name the day's messages of every symbol.
+     */
+    private boolean snapshotSession;
     /** A login's snapshot is under way and System Events 'S' and 'Q' are still to follow its Trading Action spin. */
     private boolean systemHoursPending;
     /** The timestamp of the current snapshot's opening, nanoseconds since midnight: 'S' and 'Q' carry it too. */
@@ -464,9 +471,20 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             accepted.setSequenceNumber(acceptedSequence);
             server.accept(accepted);
             loggedIn = true;
+            snapshotSession = snapshot;
             metrics.onSessionOpened();
             systemHoursPending = snapshot;
             this.openingNs = openingNs;
+            if (!snapshot && null != wanted)
+            {
+                // A subscription sent with the Login Request narrowed the answer, which is the day's stream.
+                if (leavesOut(wanted))
+                {
+                    refuseSubscription();
+                }
+                Arrays.fill(pending, 1, pending.length, true);
+                wanted = null;
+            }
         }
         catch (final IOException ex)
         {
@@ -852,6 +870,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             return;
         }
+        if (loggedIn && !snapshotSession && leavesOut(symbols))
+        {
+            refuseSubscription();
+            return;
+        }
         if (null != answerPacing)
         {
             narrow(pending, symbols);
@@ -878,6 +901,32 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: End of Session");
             endSession();
         }
+    }
+
+    /**
+     * A subscription that leaves symbols out, on the day's numbered stream: ignored, every symbol goes on, counted and
+     * logged the first time. That stream's sequence numbers name the day's messages of every symbol, so that a
+     * subscriber resumes it from the next number; narrowed, its messages would come under other numbers, and a resume
+     * would get some of them twice. A subscriber chooses its symbols on a snapshot session (a blank Requested Session
+     * with Requested Sequence Number 0 or 1).
+     */
+    private void refuseSubscription()
+    {
+        errors.error(FanoutError.SUBSCRIPTION_REFUSED, subscriber, "leaves symbols out of the day's numbered stream, " +
+            "whose numbers name every symbol's messages: ignored, every symbol goes on");
+    }
+
+    /** @return true when {@code symbols} leaves out a symbol of the directory. */
+    private static boolean leavesOut(final boolean[] symbols)
+    {
+        for (int locate = 1; locate < symbols.length; locate++)
+        {
+            if (!symbols[locate])
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return number of symbols dropped from {@code symbols}: those {@code kept} does not have. */

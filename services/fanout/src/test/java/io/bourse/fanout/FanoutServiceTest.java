@@ -924,6 +924,37 @@ class FanoutServiceTest
             .contains("bourse_fanout_subscriptions 2.0\n");
     }
 
+    /**
+     * The day's numbered stream carries every symbol: a subscription that leaves symbols out, sent with a replay's
+     * Login Request or after it, is counted and ignored, so that the session's numbers stay the day's. Before, it
+     * narrowed the replay, numbered from the requested number, so that a resume from "last received + 1" got the
+     * same messages again.
+     */
+    @Test
+    void shouldRefuseASubscriptionThatLeavesSymbolsOutOfTheDaysStream() throws Exception
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 3);
+
+        final Subscriber replaying = connect();
+        replaying.loginAndSubscribe("sub2", "secret2", "", 2, "MSFT");
+        replaying.receiveUntil(() -> replaying.itch.messages.size() >= 2);
+        replaying.subscribe("AAPL");
+        offer(sbe.addOrder(T + 4, "MSFT", 4, Side.BUY, 100, 3_900_000));
+        replaying.receiveUntil(() -> replaying.itch.messages.size() >= 3);
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 4);
+
+        assertThat(replaying.acceptedSequence).isEqualTo(2);
+        assertThat(replaying.itch.messages).as("messages 2, 3 and 4 of the day's stream, every symbol")
+            .isEqualTo(early.itch.messages.subList(SESSION_START_MESSAGES + 1, SESSION_START_MESSAGES + 4));
+        assertThat(scrapeMetrics()).contains("bourse_fanout_errors_total{kind=\"subscription_refused\"} 2.0\n");
+    }
+
     @Test
     void shouldReplayFromRequestedSequenceInsideTheRingAndSendSnapshotOutsideIt() throws Exception
     {
@@ -1413,12 +1444,20 @@ class FanoutServiceTest
             client.login(request);
         }
 
-        /** A Login Request and an Unsequenced Data subscription in one write, so the fanout reads them together. */
+        /** A snapshot login and an Unsequenced Data subscription in one write, so the fanout reads them together. */
         void loginAndSubscribe(final String username, final String password, final String... symbols)
             throws IOException
         {
+            loginAndSubscribe(username, password, "", 1, symbols);
+        }
+
+        /** A Login Request and an Unsequenced Data subscription in one write, so the fanout reads them together. */
+        void loginAndSubscribe(
+            final String username, final String password, final String session, final long requestedSequence,
+            final String... symbols) throws IOException
+        {
             final ByteBuffer loginPayload = ByteBuffer.wrap(String.format("%-6s%-10s%-10s%20d", username, password,
-                "", 1).getBytes(StandardCharsets.US_ASCII));
+                session, requestedSequence).getBytes(StandardCharsets.US_ASCII));
             final ByteBuffer subscription = subscription(symbols);
             final ByteBuffer packets = ByteBuffer.allocate(
                 2 * (Short.BYTES + 1) + loginPayload.remaining() + subscription.remaining());

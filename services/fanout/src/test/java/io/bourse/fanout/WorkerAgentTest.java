@@ -87,6 +87,8 @@ class WorkerAgentTest
     private final SessionNames sessionNames = new SessionNames("1122000000");
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
+    /** Logins are answered as snapshot sessions with an empty book, instead of the day's stream from the next. */
+    private boolean snapshotSessions;
     /** The session id of the last login answered. */
     private long answeredSessionId;
 
@@ -316,6 +318,33 @@ class WorkerAgentTest
     }
 
     /**
+     * On the day's numbered stream a subscription that leaves the symbol out is counted as {@code
+     * subscription_refused} and ignored, and one of every symbol changes nothing: the session goes on with every
+     * symbol, so that its sequence numbers stay the day's.
+     */
+    @Test
+    void shouldRefuseASubscriptionThatLeavesSymbolsOutOfTheDaysStream() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        writeFully(subscriber, new byte[]{0, 4, 'U', 'S', 0, 0, 0, 2, 'U', 'A'});
+        publishAddOrder(7);
+
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while ((subscriber.orders.isEmpty() || errors.total() < 1) && System.nanoTime() - deadlineNs < 0)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(subscriber.orders).containsExactly(7L);
+        assertThat(requests.isEmpty()).as("no book asked for").isTrue();
+        assertThat(errors.count(FanoutError.SUBSCRIPTION_REFUSED)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+        assertThat(gauge("bourse_fanout_subscriptions")).isEqualTo(1);
+    }
+
+    /**
      * A login whose request the dispatcher's full queue cannot take gets SoupBinTCP Login Rejected 'S' (session not
      * available), counted on its own; before, the connection was closed with no answer.
      */
@@ -347,6 +376,7 @@ class WorkerAgentTest
     @Test
     void shouldEndASessionWhoseSubscriptionRequestTheDispatcherQueueCannotTake() throws Exception
     {
+        snapshotSessions = true;
         final TestSubscriber subscriber = connect(0);
         fillRequestQueue();
         // No symbol, then AAPL again: its book must be asked for.
@@ -966,8 +996,9 @@ class WorkerAgentTest
     }
 
     /**
-     * What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay; or,
-     * while {@link #snapshotsUnderWay}, the start of a snapshot's answer (Login Accepted 1) and nothing more.
+     * What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay; while
+     * {@link #snapshotSessions}, a snapshot session's with an empty book; or, while {@link #snapshotsUnderWay}, the
+     * start of a snapshot's answer (Login Accepted 1) and nothing more.
      */
     private void answerLogins()
     {
@@ -981,7 +1012,7 @@ class WorkerAgentTest
             answeredSessionId = request.sessionId();
             record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
             record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
-            record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, snapshotsUnderWay ? 1 : 0);
+            record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, snapshotsUnderWay || snapshotSessions ? 1 : 0);
             assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
                 DispatcherAgent.SESSION_START_LENGTH)).isTrue();
             if (!snapshotsUnderWay)
