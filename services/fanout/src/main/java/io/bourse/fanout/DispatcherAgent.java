@@ -38,12 +38,12 @@ import java.util.function.Consumer;
  * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an md-publisher
  * snapshot at start, and again after a gap in the market-data sequence numbers, when the publisher goes away without
  * ending its feed (a crash), or when a next publisher comes after one ended its feed (EndOfFeed, at its stop). Until
- * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions with End
- * of Session at a data-lost marker, since their books are no longer the stream's, and the replay ring serves nothing
- * from before the gap. Between an EndOfFeed and the next publisher the books are final: the sessions logged in go on,
- * so that a fanout stopped after the md-publisher ends their day whole, while new logins and subscriptions wait, since
- * the engine shards may still trade while an md-publisher restarts (the next publisher's coming then ends the
- * sessions, as a gap does, and the logins are answered from its books).
+ * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions'
+ * connections at a data-lost marker ({@link SubscriberSession#endConnection}), since their books are no longer the
+ * stream's, and the replay ring serves nothing from before the gap. Between an EndOfFeed and the next publisher the
+ * books are final: the sessions logged in go on, so that a fanout stopped after the md-publisher ends their day whole,
+ * while new logins and subscriptions wait, since the engine shards may still trade while an md-publisher restarts (the
+ * next publisher's coming then ends the sessions, as a gap does, and the logins are answered from its books).
  *
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
@@ -84,8 +84,8 @@ import java.util.function.Consumer;
  * {@link #DAY_END_MSG_TYPE_ID} record, in order with the stream, at which it ends the day's sessions: System Events
  * 'M', 'E' and 'C' stamped after the day's last message ({@link MidnightNanoClock#closingTimestamp}), then End of
  * Session ({@link SubscriberSession#endDay}). A worker whose ring has no room for it then gets a data-lost marker
- * instead, which ends its sessions with End of Session alone. The books go on: a new day's login gets the resting
- * orders as Add Orders, as the md-publisher's new session spins them.
+ * instead, which ends its sessions' connections ({@link SubscriberSession#endConnection}). The books go on: a new day's
+ * login gets the resting orders as Add Orders, as the md-publisher's new session spins them.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
@@ -300,7 +300,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     /**
      * Writes the day-end record to a worker, after its pending data-lost marker if any: when the marker is still
-     * pending, it ends the worker's sessions when written, as the day end would have (End of Session alone); when the
+     * pending, it ends the worker's sessions' connections when written, as the day end would have; when the
      * ring has no room for the record, a data-lost marker is made pending in its place.
      */
     private void writeDayEnd(final int workerId)
@@ -558,7 +558,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * day's last message, not at the stop's time, which is the next day's; then writes the data-lost markers still
      * pending (a worker's ring had no room for one after its last drop, or for the day-end record), waiting up to
      * {@link #STOP_MARKER_TIMEOUT_NS} for the workers, still running, to make room. So a session that missed messages
-     * is ended at the gap, with End of Session, instead of getting System Events 'M', 'E' and 'C' as if its day were
+     * is ended at the gap, without System Events 'M', 'E' and 'C', which would tell it that its day was
      * whole; a worker that makes no room in that time is logged.
      */
     @Override

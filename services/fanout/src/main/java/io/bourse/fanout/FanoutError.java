@@ -21,7 +21,7 @@ enum FanoutError
     OTHER_PUBLISHER,
     /**
      * A snapshot or replay that could not catch up before the messages it still had to send left the replay history:
-     * the session is ended with End of Session.
+     * the connection ends ({@link SubscriberSession#endConnection}: End of Session on a snapshot session only).
      */
     CATCH_UP_FAILED,
     /**
@@ -37,13 +37,14 @@ enum FanoutError
     SUBSCRIPTION_REFUSED,
     /**
      * A packet that breaks SoupBinTCP (an unknown type, longer than the longest Login Request or subscription message,
-     * a second Login Request) or cannot be parsed (also counted in {@code bourse_fanout_malformed_packets_total}): the
-     * session is ended with End of Session.
+     * a second Login Request, a Requested Sequence Number that is not a number) or cannot be parsed (also counted in
+     * {@code bourse_fanout_malformed_packets_total}): the connection ends (End of Session on a snapshot session only).
      */
     MALFORMED_PACKET,
     /**
      * A subscriber further behind than its send buffer, or whose socket took none of its awaited answer for 15 s (also
-     * counted in {@code bourse_fanout_slow_consumer_disconnects_total}): the session is ended with End of Session.
+     * counted in {@code bourse_fanout_slow_consumer_disconnects_total}): the connection ends after the packet under
+     * way (End of Session on a snapshot session only).
      */
     SLOW_CONSUMER,
     /**
@@ -52,8 +53,8 @@ enum FanoutError
     CONNECTION_FAILED,
     /**
      * A Login Request or subscription whose snapshot or replay request the dispatcher's queue could not take (the
-     * fanout is overloaded): the login gets Login Rejected 'S' (session not available), the subscription's session
-     * End of Session.
+     * fanout is overloaded): the login gets Login Rejected 'S' (session not available), the subscription's connection
+     * ends (a snapshot session's, so with End of Session).
      */
     REQUEST_QUEUE_FULL,
     /**

@@ -34,7 +34,7 @@ import java.util.Queue;
  * message), {@code bourse_fanout_messages_out_total{type}} (ITCH messages written to subscriber sockets, counted per
  * subscriber, by ITCH 5.0 message), {@code bourse_fanout_sessions} (logged-in subscribers), {@code
  * bourse_fanout_drops_total} (messages a worker missed because its ring buffer was full), {@code
- * bourse_fanout_gap_disconnects_total} (sessions ended with End of Session because their worker missed messages),
+ * bourse_fanout_gap_disconnects_total} (sessions whose connection ended because their worker missed messages),
  * {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because their send buffer was full, or their
  * socket took none of their awaited answer for 15 s), {@code bourse_fanout_malformed_packets_total} (sessions ended
  * because a packet from the subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send

@@ -43,14 +43,21 @@ import java.util.Arrays;
  * therefore applies before any Add Order. On the day's numbered stream (a replay, or a login naming it) a subscription
  * that leaves symbols out is counted ({@link FanoutError#SUBSCRIPTION_REFUSED}) and ignored, also one sent with the
  * Login Request, since that stream's numbers name every symbol's messages ({@link #refuseSubscription}). Other
- * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
- * socket, 15 s without a heartbeat from it, and any socket failure (the last two counted, {@link
- * FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or replay request the dispatcher's queue cannot take
- * (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription whose request it
- * cannot take ends the session with End of Session: both counted ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet
- * that breaks SoupBinTCP 4.0 or cannot be parsed ends the session with End of Session ({@link #receive}). When the
- * fanout stops, or at midnight UTC, which ends the trading day the session logged in on ({@link #endDay}), a logged-in
- * session's stream ends as an ITCH 5.0 day does, with System Events 'M', 'E' and 'C', then End of Session.
+ * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored.
+ * A Logout Request closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and
+ * any socket failure (the last two counted, {@link FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or
+ * replay request the dispatcher's queue cannot take (the fanout is overloaded) gets Login Rejected 'S' (session not
+ * available), and a subscription whose request it cannot take ends the connection: both counted ({@link
+ * FanoutError#REQUEST_QUEUE_FULL}). So does a packet that breaks SoupBinTCP 4.0 or cannot be parsed ({@link
+ * #receive}).
+ *
+ * <p>End of Session only when the session is over, as SoupBinTCP 4.0 &sect;1.4 has it (a client that gets it does not
+ * reconnect to that session): when the fanout stops, or at midnight UTC, which ends the trading day the session logged
+ * in on ({@link #endDay}), a logged-in session's stream ends as an ITCH 5.0 day does, with System Events 'M', 'E' and
+ * 'C', then End of Session; and whenever a snapshot session's connection ends, since no login can resume that stream.
+ * The day's numbered stream goes on when one connection to it ends (a slow consumer, missed messages, a malformed
+ * packet, a failed replay): that connection closes without End of Session, so that its subscriber may log in again by
+ * name from its next sequence number ({@link #endConnection()}).
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
@@ -61,20 +68,20 @@ import java.util.Arrays;
  * counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only;
  * the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
  * has not begun to take (all of them for a slow consumer; for another end only when End of Session does not fit behind
- * them), so that End of Session follows the packet under way: the subscriber knows the last sequence number it got and,
- * in the day's numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The
- * session then gets no more messages and stays, still counted as a session, until the subscriber closes its end or
- * {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its output is shut down
- * (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still sends is read and
- * dropped, because closing a socket with unread input would reset the connection and could cost the subscriber the data
- * it has not read yet. A subscriber that only shuts its output down, and goes on reading, still gets the rest of its
- * stream up to End of Session before the session closes.
+ * them), so that the stream ends after the packet under way, never within one: the subscriber knows the last sequence
+ * number it got and, in the day's numbered stream, can log in again from the next (a snapshot session's stream cannot
+ * be resumed). The session then gets no more messages and stays, still counted as a session, until the subscriber
+ * closes its end or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken the end of its stream
+ * (End of Session, where one is due) its output is shut down (FIN after the data, the send buffer back to the worker's
+ * pool), and what the subscriber still sends is read and dropped, because closing a socket with unread input would
+ * reset the connection and could cost the subscriber the data it has not read yet. A subscriber that only shuts its
+ * output down, and goes on reading, still gets the rest of its stream before the session closes.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
     /**
-     * Longest wait, in ms, from End of Session being buffered until the subscriber has taken it and closed its end,
-     * after which an ending session closes anyway.
+     * Longest wait, in ms, from the end of the stream being buffered (End of Session, where one is due) until the
+     * subscriber has taken it and closed its end, after which an ending session closes anyway.
      */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
     /**
@@ -135,7 +142,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean systemHoursPending;
     /** The timestamp of the current snapshot's opening, nanoseconds since midnight: 'S' and 'Q' carry it too. */
     private long openingNs;
-    /** End of Session is buffered: no more messages; closes once the subscriber closes its end, or at the deadline. */
+    /**
+     * The stream is ended (End of Session buffered where one is due): no more messages; closes once the subscriber
+     * closes its end, or at the deadline.
+     */
     private boolean ending;
     private long endDeadlineMs;
     /** The subscriber of an ending session has shut its output down: closes once the rest of the stream is sent. */
@@ -284,7 +294,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return !loginRequested && !closed && !ending;
     }
 
-    /** @return true from End of Session until closed. */
+    /** @return true from the end of its stream (End of Session, where one is due) until closed. */
     boolean isEnding()
     {
         return ending && !closed;
@@ -303,10 +313,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * 4.0 (an unknown packet type, a length past the receive buffer: nassau's {@link ProtocolException}) or cannot be
      * parsed or handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP
      * 4.0's 47 bytes or a Requested Sequence Number that is not a number, {@link RequestedSequenceNumber}, or from
-     * the handling of a packet) ends the session (unlike
-     * the order gateway, whose session goes on after the close, as its journal keeps it): End of Session after what the
-     * send buffer holds ({@link #endSession()}), what the subscriber
-     * sends after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
+     * the handling of a packet) ends the connection after what the send buffer holds ({@link #endConnection()}: End
+     * of Session last on a snapshot session only, as the order gateway closes without it), what the subscriber sends
+     * after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
      * {@code bourse_fanout_malformed_packets_total} and as an error, logged the first time, and only this session
      * ends. Left to the worker, the exception would end its duty cycle before the other sessions' data, at every read
      * while the subscriber kept sending.
@@ -339,7 +348,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             {
                 metrics.onMalformedPacket();
                 errors.error(FanoutError.MALFORMED_PACKET, subscriber, ex);
-                endSession();
+                endConnection();
             }
         }
         catch (final IOException ex)
@@ -618,8 +627,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * The dispatcher could not complete its answer (counted there, {@link FanoutError#CATCH_UP_FAILED}): End of
-     * Session, then close.
+     * The dispatcher could not complete its answer (counted there, {@link FanoutError#CATCH_UP_FAILED}): the connection
+     * ends ({@link #endConnection()}).
      */
     void onAnswerFailed()
     {
@@ -628,39 +637,59 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         answerPacing = null; // the dispatcher gave the answer up: nothing to cancel
-        endSession();
+        endConnection();
     }
 
     /**
      * The session's stream ends as an ITCH 5.0 day does (&sect;4.1, as the md-publisher ends its MoldUDP64 session):
      * the fanout stops, and with it the stream, which no later run serves, or the session's trading day has ended
      * ({@link #endDay}). A logged-in session gets System Events 'M' End of Market Hours, 'E' End of System Hours and
-     * 'C' End of Messages, the last message of its stream, then End of Session ({@link #endSession()}). One still
-     * waiting for its login's answer gets End of Session only, and so does one whose snapshot or replay the dispatcher
-     * had not finished (a book in part, or messages missing between the replay and the live ones), as one that missed
-     * messages does: 'C' would tell its subscriber that its stream was whole. A System Event the send buffer cannot
-     * take is left out, not counted as a slow consumer: End of Session then follows the packet under way.
+     * 'C' End of Messages, the last message of its stream, then End of Session: the session is over (SoupBinTCP 4.0
+     * &sect;1.4). One whose snapshot or replay the dispatcher had not finished (a book in part, or messages missing
+     * between the replay and the live ones) gets End of Session only, as one that missed messages does: 'C' would tell
+     * its subscriber that its stream was whole. One still waiting for its login's answer, which would have been of
+     * that stream, gets Login Rejected 'S' (session not available) and closes; a connection that has sent no Login
+     * Request closes after what its send buffer holds, with no packet of a session it never had. A System Event the
+     * send buffer cannot take is left out, not counted as a slow consumer: End of Session then follows the packet
+     * under way.
      *
      * @param closingNs the System Events' Timestamp, nanoseconds since midnight (past a day on a clock started days
      *                  before).
      */
     void endMessages(final long closingNs)
     {
-        if (loggedIn && !closed && !ending && null == answerPacing)
+        if (closed || ending)
+        {
+            return;
+        }
+        if (loginRequested && !loggedIn)
+        {
+            try
+            {
+                rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            }
+            catch (final IOException ex)
+            {
+                fail(ex);
+            }
+            return;
+        }
+        if (loggedIn && null == answerPacing)
         {
             sendClosingEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, closingNs);
             sendClosingEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, closingNs);
             sendClosingEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, closingNs);
         }
-        endSession();
+        end(false, true);
     }
 
     /**
      * Midnight UTC has ended a trading day ({@link SessionNames#nextDay}): a session that logged in on that day or an
      * earlier one ends as at the stop ({@link #endMessages}), since its numbered stream has ended and the next day's
      * is numbered from 1 again under another name; one still waiting for its login's answer, which would have been of
-     * the ended day's stream, gets Login Rejected 'S' (session not available) and closes: its subscriber logs in again
-     * to the new day's. A session of a later day, and one that has sent no Login Request yet, go on.
+     * the ended day's stream, gets Login Rejected 'S' (session not available) and closes, as at the stop: its
+     * subscriber logs in again to the new day's. A session of a later day, and one that has sent no Login Request yet,
+     * go on.
      *
      * @param dayOrdinal the ordinal of the day that ended.
      * @param closingNs  the Timestamp of its closing System Events, nanoseconds since midnight.
@@ -672,19 +701,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return false;
         }
-        if (loggedIn)
-        {
-            endMessages(closingNs);
-            return true;
-        }
-        try
-        {
-            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
-        }
-        catch (final IOException ex)
-        {
-            fail(ex);
-        }
+        endMessages(closingNs);
         return true;
     }
 
@@ -697,29 +714,37 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         catch (final IOException ignore)
         {
-            // A full send buffer, whose whole packets not yet begun endSession() drops, or a subscriber gone, whose
-            // session endSession() closes.
+            // A full send buffer, whose whole packets not yet begun end() drops, or a subscriber gone, whose session
+            // end() closes.
         }
     }
 
     /**
-     * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the packet
-     * under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is stopping
-     * (after {@link #endMessages}'s System Events), the worker missed messages, the dispatcher could not answer, or
-     * the subscriber sent a packet that could not be parsed or handled ({@link #receive}). Once the socket has taken
-     * End of Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session
-     * then drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end (once
-     * the rest is sent, if there is any), or at the deadline ({@link #keepAlive()}).
+     * Ends the connection while the session may go on: the worker missed messages, the dispatcher could not answer, a
+     * subscription's request could not be queued, or the subscriber sent a packet that could not be parsed or handled
+     * ({@link #receive}). End of Session ends a snapshot session's connection, since no login can resume that stream;
+     * not the day's numbered stream's, which the subscriber may log in to again by name from its next sequence number
+     * while its messages are kept: SoupBinTCP 4.0 &sect;1.4 has a client that got End of Session not reconnect to that
+     * session. Neither before Login Accepted. The connection then closes as {@link #end} has it.
      */
-    void endSession()
+    void endConnection()
     {
-        endSession(false);
+        end(false, false);
     }
 
     /**
-     * @param dropUnsent true to drop the whole packets not yet begun first: a slow consumer, too far behind for them.
+     * Stops the session's stream and writes what the socket takes of the send buffer: End of Session last when the
+     * session is over (its day, or the fanout, has ended) or is a snapshot session, else nothing more (the day's stream
+     * goes on for a later login). End of Session comes after what the send buffer holds, or, when it does not fit,
+     * after the packet under way, dropping the whole packets not yet begun. Once the socket has taken the send buffer,
+     * now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session then drops what the
+     * subscriber still sends ({@link #receive}) and closes when the subscriber closes its end (once the rest is sent,
+     * if there is any), or at the deadline ({@link #keepAlive()}).
+     *
+     * @param dropUnsent  true to drop the whole packets not yet begun first: a slow consumer, too far behind for them.
+     * @param sessionOver true when the session's stream has ended: its day, or the fanout's run.
      */
-    private void endSession(final boolean dropUnsent)
+    private void end(final boolean dropUnsent, final boolean sessionOver)
     {
         if (closed || ending)
         {
@@ -734,14 +759,17 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             {
                 sendChannel.discardUnsent();
             }
-            try
+            if (loggedIn && (sessionOver || snapshotSession))
             {
-                server.endSession();
-            }
-            catch (final SendBufferFullException ex)
-            {
-                sendChannel.discardUnsent();
-                server.endSession();
+                try
+                {
+                    server.endSession();
+                }
+                catch (final SendBufferFullException ex)
+                {
+                    sendChannel.discardUnsent();
+                    server.endSession();
+                }
             }
         }
         catch (final IOException ignore)
@@ -799,7 +827,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (loginRequested)
         {
-            throw new ProtocolException("second Login Request"); // malformed: End of Session (receive)
+            throw new ProtocolException("second Login Request"); // malformed: the connection ends (receive)
         }
         final long requestedSequence = requestedSequenceNumbers.read(request);
         if (RequestedSequenceNumber.MALFORMED == requestedSequence)
@@ -898,8 +926,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (adding && !request(false, false, 0))
         {
-            errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: End of Session");
-            endSession();
+            errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: the connection ends");
+            endConnection();
         }
     }
 
@@ -1000,7 +1028,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Ends a slow consumer's session: counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error,
-     * End of Session right after the packet under way ({@link #endSession(boolean)}).
+     * the connection ended right after the packet under way ({@link #end}), End of Session after it for a snapshot
+     * session ({@link #endConnection()}).
      *
      * @param why the full send buffer's exception, or the stall.
      */
@@ -1008,7 +1037,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         metrics.onSlowConsumerDisconnect();
         errors.error(FanoutError.SLOW_CONSUMER, subscriber, why);
-        endSession(true);
+        end(true, false);
     }
 
     /** @return the subscriber's address, for log lines: read at the start, since a closed channel no longer has it. */

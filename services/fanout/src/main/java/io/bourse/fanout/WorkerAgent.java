@@ -43,8 +43,10 @@ import java.util.function.Consumer;
  * is asked every duty cycle while a session waits for its socket to become writable, otherwise at most once per
  * {@link #SELECT_INTERVAL_NS} (a login or heartbeat is read at most that much later), so that a duty cycle that only
  * carries the ring's messages makes no system call but the writes. A session that fails is closed and counted; the
- * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
- * its login's answer is ended with End of Session (its feed has a gap); when the dispatcher reports that midnight UTC
+ * others carry on. When the dispatcher reports that this worker missed messages, the connection of every session logged
+ * in or waiting for its login's answer ends (its feed has a gap; {@link SubscriberSession#endConnection}: End of
+ * Session for a snapshot session, none for the day's stream, which its subscriber may resume from the replay history
+ * by name); when the dispatcher reports that midnight UTC
  * has ended the trading day, every session logged in on it is ended as at the stop, and every one waiting for its
  * login's answer is rejected ({@link SubscriberSession#endDay}). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
@@ -54,7 +56,7 @@ import java.util.function.Consumer;
  * carries what its ring still holds (the messages the dispatcher wrote before it stopped, translated, counted and kept
  * for replays), so that each session's stream is whole up to its end of the day
  * ({@link SubscriberSession#endMessages}), then serves the ending sessions until their subscribers have taken the end
- * and closed, or their End of Session deadline has passed.
+ * and closed, or their deadline has passed.
  */
 final class WorkerAgent implements Agent
 {
@@ -572,12 +574,12 @@ final class WorkerAgent implements Agent
             final SubscriberSession session = sessions[i];
             if (session.isLoggedInOrWaiting())
             {
-                session.endSession();
+                session.endConnection();
                 ended++;
             }
         }
         metrics.onGapDisconnects(ended);
-        System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
+        System.err.println("[" + roleName() + "] missed messages: ended the connections of " + ended + " sessions");
     }
 
     /**

@@ -63,7 +63,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * must have received a valid SoupBinTCP stream: at most one Login Accepted, first, naming the run's session or a
  * snapshot session; Sequenced Data only after it, each a whole ITCH 5.0 message of a type the fanout sends, of that
  * type's length; Login Rejected or End of Session only last. Login Rejected comes exactly when a login failure is
- * counted, End of Session exactly when a malformed packet is (while the client still sends). Then the fuzzed client
+ * counted, End of Session exactly when a malformed packet is on a snapshot session (while the client still sends);
+ * on the day's stream, whose subscriber may log in to it again, and before Login Accepted the connection closes
+ * without it. Then the fuzzed client
  * closes, the worker must be back to the bystander's session alone, and the bystander must get the next live message.
  * <p>
  * Regression inputs are in {@code src/test/resources/io/bourse/fanout/SubscriberSessionFuzzTestInputs/}; a long run:
@@ -154,6 +156,7 @@ class SubscriberSessionFuzzTest
         final double loginFailures)
     {
         boolean loggedIn = false;
+        boolean snapshotSession = false;
         byte last = 0;
         for (final SoupBinTcpServerPackets.Packet packet : SoupBinTcpServerPackets.split(sent))
         {
@@ -168,6 +171,7 @@ class SubscriberSessionFuzzTest
                     final String session = new String(payload, 0, 10, StandardCharsets.US_ASCII).trim();
                     assertThat(session).matches(RUN_SESSION + "|S[0-9]{9}");
                     loggedIn = true;
+                    snapshotSession = session.startsWith("S");
                 }
                 case LOGIN_REJECTED ->
                 {
@@ -193,8 +197,13 @@ class SubscriberSessionFuzzTest
         {
             assertThat(LOGIN_REJECTED == last).as("Login Rejected exactly when a login failure is counted")
                 .isEqualTo(loginFailures > 0);
-            assertThat(END_OF_SESSION == last).as("End of Session exactly when a malformed packet is counted")
-                .isEqualTo(malformedPackets > 0);
+            assertThat(END_OF_SESSION == last)
+                .as("End of Session exactly when a malformed packet is counted on a snapshot session")
+                .isEqualTo(malformedPackets > 0 && snapshotSession);
+            if (malformedPackets > 0)
+            {
+                assertThat(closedByFanout).as("the connection closes after a malformed packet").isTrue();
+            }
         }
         if (LOGIN_REJECTED == last)
         {
