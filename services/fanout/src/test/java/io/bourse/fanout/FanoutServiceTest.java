@@ -955,6 +955,45 @@ class FanoutServiceTest
         assertThat(scrapeMetrics()).contains("bourse_fanout_errors_total{kind=\"subscription_refused\"} 2.0\n");
     }
 
+    /**
+     * A subscriber of the day's numbered stream whose connection the fanout ends (here for a malformed packet) gets no
+     * End of Session, which would tell it not to reconnect to that session (SoupBinTCP 4.0 &sect;1.4): it logs in again
+     * by name from its next number and gets exactly the messages it lacks. Before stop 106 it got End of Session.
+     */
+    @Test
+    void shouldLetASubscriberOfTheDaysStreamWhoseConnectionEndedResumeItByName() throws Exception
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+
+        final Subscriber dayStream = connect();
+        dayStream.login("sub2", "secret2", 2);
+        dayStream.receiveUntil(() -> dayStream.loginAccepted);
+        offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
+        dayStream.receiveUntil(() -> dayStream.itch.messages.size() >= 2);
+        dayStream.channel.write(ByteBuffer.wrap(new byte[] {0, 1, '?'})); // an unknown packet type
+        assertThat(dayStream.receiveUntilEndOfStreamSendingHeartbeats()).as("end of stream, not a reset").isTrue();
+        assertThat(dayStream.endOfSession).as("End of Session").isFalse();
+
+        offer(sbe.orderDelete(T + 4, "AAPL", 1));
+        final Subscriber resumed = connect();
+        resumed.login("sub2", "secret2", dayStream.acceptedSession, 2 + dayStream.itch.messages.size());
+        resumed.receiveUntil(() -> resumed.itch.messages.size() >= 1);
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 4);
+
+        assertThat(dayStream.acceptedSequence).isEqualTo(2);
+        assertThat(dayStream.itch.messages)
+            .isEqualTo(early.itch.messages.subList(SESSION_START_MESSAGES + 1, SESSION_START_MESSAGES + 3));
+        assertThat(resumed.acceptedSession).isEqualTo(dayStream.acceptedSession);
+        assertThat(resumed.acceptedSequence).isEqualTo(4);
+        assertThat(resumed.itch.messages).containsExactly(early.itch.messages.getLast());
+        assertThat(scrapeMetrics()).contains("\nbourse_fanout_malformed_packets_total 1.0\n");
+    }
+
     @Test
     void shouldReplayFromRequestedSequenceInsideTheRingAndSendSnapshotOutsideIt() throws Exception
     {
