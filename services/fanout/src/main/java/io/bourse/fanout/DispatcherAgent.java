@@ -85,7 +85,8 @@ import java.util.function.Consumer;
  * 'M', 'E' and 'C' stamped after the day's last message ({@link MidnightNanoClock#closingTimestamp}), then End of
  * Session ({@link SubscriberSession#endDay}). A worker whose ring has no room for it then gets a data-lost marker
  * instead, which ends its sessions' connections ({@link SubscriberSession#endConnection}). The books go on: a new day's
- * login gets the resting orders as Add Orders, as the md-publisher's new session spins them.
+ * login gets the resting orders as Add Orders, and the symbols' Trading Actions, stamped with the day's first
+ * nanosecond ({@link ItchBook#startDay}), as the md-publisher's new session spins them.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
@@ -288,6 +289,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         catchUps.clear();
         waitingRequests.forEach(ArrayDeque::clear);
         replay.startDay();
+        book.startDay();
         for (int workerId = 0; workerId < workerRings.length; workerId++)
         {
             writeDayEnd(workerId);

@@ -131,7 +131,8 @@ final class ItchBook
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
     private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
     private final ItchReferenceData referenceData;
-    private final long spinTimestampNs;
+    /** The Timestamp of the Trading Action spin after a {@link #clear}: the fanout's start, then 0 from a new day. */
+    private long spinTimestampNs;
 
     /**
      * @param referenceData the symbols' Trading Action spin ({@link ItchReferenceData#stockTradingAction}).
@@ -168,6 +169,27 @@ final class ItchBook
             }
         }
         applySpin();
+    }
+
+    /**
+     * Midnight UTC has started a new trading day: what the book carries over, every resting order and every symbol's
+     * latest Stock Trading Action, and the spin after a later {@link #clear}, is stamped with the new day's first
+     * nanosecond (Timestamp 0), so that a snapshot of the new day carries no Timestamp of an earlier one (ITCH 5.0
+     * Timestamps are nanoseconds since the day's midnight; the md-publisher's new day's session spins its resting
+     * orders with its opening likewise). The orders keep their time priority. Once a day, on the dispatcher's thread:
+     * a walk of every order.
+     */
+    void startDay()
+    {
+        spinTimestampNs = 0;
+        for (final Order order : orders.values())
+        {
+            order.timestampNs = 0;
+        }
+        for (final byte[] tradingAction : tradingActions.values())
+        {
+            Arrays.fill(tradingAction, ItchTranslator.TIMESTAMP_OFFSET, ItchTranslator.TIMESTAMP_OFFSET + 6, (byte)0);
+        }
     }
 
     private void clear(final BookSide side)

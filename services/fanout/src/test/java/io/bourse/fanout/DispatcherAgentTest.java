@@ -754,6 +754,15 @@ class DispatcherAgentTest
         assertThat(records(slowWorker)).containsExactly(dayEnd);
         assertThat(records(fastWorker)).containsExactly(dayEnd);
         assertThat(sessionNames.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
+        // The books go on, what they carry stamped with the new day's first nanosecond (before, 23:59:59.5).
+        final ExpandableArrayBuffer snapshot = new ExpandableArrayBuffer(256);
+        final int snapshotLength = book.snapshot(symbols, snapshot);
+        for (int offset = 0; offset < snapshotLength;
+            offset += ItchBook.snapshotMessageLength(snapshot.getByte(offset)))
+        {
+            assertThat(ItchBook.timestampNs(snapshot, offset)).as("Timestamp at %d", offset).isZero();
+        }
+        assertThat(book.orderCount()).isEqualTo(3);
 
         publish(encoder.addOrder(1_000, "AAPL", 4, Side.BUY, 100, 1_000_000));
         publish(encoder.addOrder(2_000, "AAPL", 5, Side.BUY, 100, 1_000_000));

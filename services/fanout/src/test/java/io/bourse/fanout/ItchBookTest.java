@@ -1,6 +1,7 @@
 package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -132,6 +133,47 @@ class ItchBookTest
         assertThat(snapshot(false, false, true).messages).containsExactly(
             new StockTradingAction(2, "MSFT", 'H', "O1  "),
             new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
+    }
+
+    /**
+     * A new trading day (midnight UTC): what the book carries over is stamped with the day's first nanosecond, so that
+     * a snapshot of the new day carries no Timestamp of the ended one (before, a login just after midnight got Stock
+     * Trading Actions of 23:59:42 between System Events of 00:00:05); the orders keep their time priority, and the
+     * spin after a clear is the new day's too.
+     */
+    @Test
+    void shouldStampWhatTheBookCarriesIntoANewDayWithTheDaysFirstNanosecond()
+    {
+        final long lateNs = MidnightNanoClock.NANOS_PER_DAY - 18_000_000_000L; // 23:59:42
+        apply(sbe.addOrder(lateNs, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        apply(sbe.addOrder(lateNs + 1, "AAPL", 2, Side.BUY, 100, 1_500_000));
+        apply(sbe.stockTradingAction(lateNs + 2, "MSFT", TradingState.HALTED, "O1  "));
+
+        book.startDay();
+        apply(sbe.addOrder(5_000, "AAPL", 3, Side.BUY, 100, 1_500_000));
+
+        assertThat(snapshotTimestamps(false, true, true)).containsExactly(0L, 0L, 0L, 0L, 5_000L);
+        assertThat(snapshot(false, true, true).messages).containsExactly(
+            new StockTradingAction(1, "AAPL", 'T', "    "),
+            new StockTradingAction(2, "MSFT", 'H', "O1  "),
+            new AddOrder(1, 0, 0, 1, 'B', 100, "AAPL", 1_500_000),
+            new AddOrder(1, 0, 0, 2, 'B', 100, "AAPL", 1_500_000),
+            new AddOrder(1, 0, 5_000, 3, 'B', 100, "AAPL", 1_500_000));
+        book.clear();
+        assertThat(snapshotTimestamps(false, true, true)).as("the spin after a clear").containsExactly(0L, 0L);
+    }
+
+    /** @return the Timestamp of each message of a snapshot of these symbols, nanoseconds since midnight. */
+    private List<Long> snapshotTimestamps(final boolean... symbolsByLocate)
+    {
+        final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+        final int length = book.snapshot(symbolsByLocate, dst);
+        final List<Long> timestamps = new ArrayList<>();
+        for (int offset = 0; offset < length; offset += ItchBook.snapshotMessageLength(dst.getByte(offset)))
+        {
+            timestamps.add(ItchBook.timestampNs(dst, offset));
+        }
+        return timestamps;
     }
 
     /**
