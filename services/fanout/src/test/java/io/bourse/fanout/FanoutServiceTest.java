@@ -650,10 +650,7 @@ class FanoutServiceTest
     @Test
     void shouldBuildTheBookOfTheWholeStreamFromSnapshotAndIncrementsWhenJoiningMidStream() throws Exception
     {
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        // Its session must start before the orders, or it gets them as a snapshot rather than one by one.
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final Subscriber early = loggedInBeforeTheOrders();
         offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         offer(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
         offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
@@ -866,9 +863,7 @@ class FanoutServiceTest
     @Test
     void shouldSendAHaltLiveAndInTheSnapshotOfALateJoinerBeforeTheSymbolsOrders() throws Exception
     {
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final Subscriber early = loggedInBeforeTheOrders();
         offer(sbe.addOrder(T + 1, "MSFT", 1, Side.BUY, 100, 4_000_000));
         offer(sbe.stockTradingAction(T + 2, "MSFT", TradingState.HALTED, "O1  "));
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 2);
@@ -933,9 +928,7 @@ class FanoutServiceTest
     @Test
     void shouldRefuseASubscriptionThatLeavesSymbolsOutOfTheDaysStream() throws Exception
     {
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final Subscriber early = loggedInBeforeTheOrders();
         offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
         offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
@@ -963,9 +956,7 @@ class FanoutServiceTest
     @Test
     void shouldLetASubscriberOfTheDaysStreamWhoseConnectionEndedResumeItByName() throws Exception
     {
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final Subscriber early = loggedInBeforeTheOrders();
         offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 1);
 
@@ -997,10 +988,7 @@ class FanoutServiceTest
     @Test
     void shouldReplayFromRequestedSequenceInsideTheRingAndSendSnapshotOutsideIt() throws Exception
     {
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        // Logged in before the first order, so that it gets them live, not some of them in a snapshot.
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final Subscriber early = loggedInBeforeTheOrders();
         for (int orderId = 1; orderId <= 10; orderId++)
         {
             offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
@@ -1319,6 +1307,18 @@ class FanoutServiceTest
             SocketChannel.open(new InetSocketAddress("localhost", service.port())));
         subscribers.add(subscriber);
         return subscriber;
+    }
+
+    /**
+     * @return a subscriber logged in to a snapshot session of the empty book, its opening read: it gets every message
+     * published after this live, one by one, not some of them in a snapshot.
+     */
+    private Subscriber loggedInBeforeTheOrders() throws IOException
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        return early;
     }
 
     /** @return a blocking subscriber whose socket has this SO_RCVBUF, set before connecting. */

@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.stream.LongStream;
 
@@ -282,13 +283,7 @@ class WorkerAgentTest
         writeFully(subscriber, new byte[]{0, 12, 'U', 'S', 0, 2, 'A', 'A', 'P', 'L', ' ', ' ', ' ', ' '});
         publishAddOrder(7);
 
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while ((subscriber.orders.isEmpty() || errors.total() < 2) && System.nanoTime() - deadlineNs < 0)
-        {
-            dutyCycle();
-            subscriber.client.receive();
-            Thread.sleep(1);
-        }
+        runUntil(subscriber, () -> !subscriber.orders.isEmpty() && errors.total() >= 2);
 
         assertThat(subscriber.orders).containsExactly(7L);
         assertThat(errors.count(FanoutError.BAD_SUBSCRIPTION)).isEqualTo(2);
@@ -338,13 +333,7 @@ class WorkerAgentTest
         writeFully(subscriber, new byte[]{0, 4, 'U', 'S', 0, 0, 0, 2, 'U', 'A'});
         publishAddOrder(7);
 
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while ((subscriber.orders.isEmpty() || errors.total() < 1) && System.nanoTime() - deadlineNs < 0)
-        {
-            dutyCycle();
-            subscriber.client.receive();
-            Thread.sleep(1);
-        }
+        runUntil(subscriber, () -> !subscriber.orders.isEmpty() && errors.total() >= 1);
 
         assertThat(subscriber.orders).containsExactly(7L);
         assertThat(requests.isEmpty()).as("no book asked for").isTrue();
@@ -979,6 +968,18 @@ class WorkerAgentTest
             subscriber.close();
         }
         stopped.get();
+    }
+
+    /** Runs duty cycles, the subscriber reading, until the condition holds or 5 s have passed. */
+    private void runUntil(final TestSubscriber subscriber, final BooleanSupplier condition) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean() && System.nanoTime() - deadlineNs < 0)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
     }
 
     /**
