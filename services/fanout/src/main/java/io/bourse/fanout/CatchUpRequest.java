@@ -14,7 +14,9 @@ package io.bourse.fanout;
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
  * @param named             true when the Login Request named the day's numbered stream, SoupBinTCP 4.0 Requested
  *                          Session not blank: answered from that stream, or Login Rejected 'S', never with a snapshot
- *                          session; false for a blank name, whose login the dispatcher may answer either way.
+ *                          session (from message 1 of the stream, which carries no book: the orders resting
+ *                          before it come only in a snapshot session's); false for a blank name, whose login the
+ *                          dispatcher may answer either way.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
  * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.
  * @param pacing            the pace the session takes the answer at; null for a {@link #cancel}.

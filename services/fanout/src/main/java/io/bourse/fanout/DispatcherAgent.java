@@ -71,11 +71,12 @@ import java.util.function.Consumer;
  * messages keep their room and the answer catches up as fast as its subscriber reads it ({@link AnswerPacing}: the
  * answer's bytes in the ring and the session's send buffer within half that buffer); the session ignores the live
  * messages of its pending symbols until the answer's end record. An answer whose next message has left the replay
- * ring before it could be written ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}), and so does a snapshot still
- * being written when the first message after it leaves. A worker has at most
- * {@value #MAX_ANSWERS_PER_WORKER} answers under way; its further requests wait, in their order, for one of them to
- * end, and their snapshot is taken after they start: so a storm of logins (every session ended at a gap logs in
- * again) holds that many copies of the book per worker, not one per session.
+ * ring before it could be written ends the connection ({@link #SESSION_FAILED_MSG_TYPE_ID}; End of Session on a
+ * snapshot session only, {@link SubscriberSession#endConnection}), and so does a snapshot still being written when the
+ * first message after it leaves. A worker has at most {@value #MAX_ANSWERS_PER_WORKER} answers under way; its further
+ * requests wait, in their order, for one of them to end, and their snapshot is taken after they start: so a storm of
+ * logins (every session ended at a gap logs in again) holds that many copies of the book per worker, not one per
+ * session.
  *
  * <p>At midnight UTC on the fanout's clock, between two market-data messages, the trading day ends, as the
  * md-publisher's MoldUDP64 session does: the next day's numbered stream starts ({@link SessionNames#nextDay}, named
@@ -408,8 +409,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
                 System.out.println("[fanout-dispatcher] the md-publisher ended its feed after " +
                     (replay.nextSequence() - 1) + " ITCH messages of the day: the books are final, the sessions go " +
-                    "on until the fanout stops (their day then ends whole) or a next md-publisher comes (End of " +
-                    "Session); logins wait for it");
+                    "on until the fanout stops (their day then ends whole) or a next md-publisher comes (their " +
+                    "connections end); logins wait for it");
                 return;
             }
             default ->

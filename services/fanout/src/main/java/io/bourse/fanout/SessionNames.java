@@ -8,14 +8,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * The SoupBinTCP 4.0 session names a fanout run gives in Login Accepted, so that a subscriber resumes only the stream
  * whose sequence numbers it holds:
  * <ul>
- *   <li>A replay login (a Requested Sequence Number still in the replay history) joins the current trading day's
- *   numbered stream, all symbols. The run's first day's is named after the run's start ({@link
- *   io.bourse.common.time.SessionNames#runStart}, UTC {@value io.bourse.common.time.SessionNames#RUN_START_FORMAT}, 10
- *   characters); each later day's, which starts at midnight UTC numbered from 1 again, after its date ({@link
- *   io.bourse.common.time.SessionNames#ofDate}, {@code yyyyMMdd}, 8 characters), as the md-publisher's MoldUDP64
- *   sessions are. Its subscriber can log in again with that name and its next sequence number, within the day: the
- *   stream carries every symbol (a subscription that leaves some out is refused there), so its numbers are the same
- *   for every subscriber.</li>
+ *   <li>A replay login (a Requested Sequence Number still in the replay history), and a login naming that stream, joins
+ *   the current trading day's numbered stream, all symbols. The run's first day's is named after the run's start
+ *   ({@link io.bourse.common.time.SessionNames#runStart}, UTC {@value
+ *   io.bourse.common.time.SessionNames#RUN_START_FORMAT}, 10 characters); each later day's, which starts at midnight
+ *   UTC numbered from 1 again, after its date ({@link io.bourse.common.time.SessionNames#ofDate}, {@code yyyyMMdd}, 8
+ *   characters), as the md-publisher's MoldUDP64 sessions are. Its subscriber can log in again with that name and its
+ *   next sequence number, within the day: the stream carries every symbol (a subscription that leaves some out is
+ *   refused there), so its numbers are the same for every subscriber.</li>
  *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
  *   messages of its symbols), which no later login can resume: named {@code S} and 9 digits, a new one for every
  *   snapshot login of the run.</li>

@@ -57,7 +57,7 @@ import java.util.Arrays;
  * 'C', then End of Session; and whenever a snapshot session's connection ends, since no login can resume that stream.
  * The day's numbered stream goes on when one connection to it ends (a slow consumer, missed messages, a malformed
  * packet, a failed replay): that connection closes without End of Session, so that its subscriber may log in again by
- * name from its next sequence number ({@link #endConnection()}).
+ * name from its next sequence number ({@link #endConnection}).
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
@@ -313,7 +313,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * 4.0 (an unknown packet type, a length past the receive buffer: nassau's {@link ProtocolException}) or cannot be
      * parsed or handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP
      * 4.0's 47 bytes or a Requested Sequence Number that is not a number, {@link RequestedSequenceNumber}, or from
-     * the handling of a packet) ends the connection after what the send buffer holds ({@link #endConnection()}: End
+     * the handling of a packet) ends the connection after what the send buffer holds ({@link #endConnection}: End
      * of Session last on a snapshot session only, as the order gateway closes without it), what the subscriber sends
      * after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
      * {@code bourse_fanout_malformed_packets_total} and as an error, logged the first time, and only this session
@@ -348,7 +348,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             {
                 metrics.onMalformedPacket();
                 errors.error(FanoutError.MALFORMED_PACKET, subscriber, ex);
-                endConnection();
+                endConnection(false);
             }
         }
         catch (final IOException ex)
@@ -403,8 +403,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes a connection that sent no
      * Login Request within {@value #LOGIN_TIMEOUT_MS} ms, and an ending session {@value #END_OF_SESSION_TIMEOUT_MS} ms
-     * after End of Session, whether or not the subscriber has closed its end; ends as a slow consumer a session whose
-     * awaited answer's bytes the socket has not taken for {@value #ANSWER_STALL_TIMEOUT_MS} ms.
+     * after the end of its stream, whether or not the subscriber has closed its end; ends as a slow consumer a session
+     * whose awaited answer's bytes the socket has not taken for {@value #ANSWER_STALL_TIMEOUT_MS} ms.
      */
     void keepAlive()
     {
@@ -628,7 +628,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * The dispatcher could not complete its answer (counted there, {@link FanoutError#CATCH_UP_FAILED}): the connection
-     * ends ({@link #endConnection()}).
+     * ends ({@link #endConnection}).
      */
     void onAnswerFailed()
     {
@@ -637,7 +637,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         answerPacing = null; // the dispatcher gave the answer up: nothing to cancel
-        endConnection();
+        endConnection(false);
     }
 
     /**
@@ -646,7 +646,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * ({@link #endDay}). A logged-in session gets System Events 'M' End of Market Hours, 'E' End of System Hours and
      * 'C' End of Messages, the last message of its stream, then End of Session: the session is over (SoupBinTCP 4.0
      * &sect;1.4). One whose snapshot or replay the dispatcher had not finished (a book in part, or messages missing
-     * between the replay and the live ones) gets End of Session only, as one that missed messages does: 'C' would tell
+     * between the replay and the live ones) gets End of Session without them, since it missed messages: 'C' would tell
      * its subscriber that its stream was whole. One still waiting for its login's answer, which would have been of
      * that stream, gets Login Rejected 'S' (session not available) and closes; a connection that has sent no Login
      * Request closes after what its send buffer holds, with no packet of a session it never had. A System Event the
@@ -724,12 +724,33 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * subscription's request could not be queued, or the subscriber sent a packet that could not be parsed or handled
      * ({@link #receive}). End of Session ends a snapshot session's connection, since no login can resume that stream;
      * not the day's numbered stream's, which the subscriber may log in to again by name from its next sequence number
-     * while its messages are kept: SoupBinTCP 4.0 &sect;1.4 has a client that got End of Session not reconnect to that
-     * session. Neither before Login Accepted. The connection then closes as {@link #end} has it.
+     * while its messages are kept (SoupBinTCP 4.0 &sect;1.4 has a client that got End of Session not reconnect to that
+     * session), unless that stream is over: its day has ended (missed messages in place of the day's end record), or
+     * the fanout is stopping. A login still awaiting its answer, which would have been of that stream, gets Login
+     * Rejected 'S' (session not available) instead, and closes; a connection before its Login Request gets nothing.
+     * The connection then closes as {@link #end} has it.
+     *
+     * @param stopping true when the fanout is stopping: no later run serves the session's stream.
      */
-    void endConnection()
+    void endConnection(final boolean stopping)
     {
-        end(false, false);
+        if (closed || ending)
+        {
+            return;
+        }
+        if (loginRequested && !loggedIn)
+        {
+            try
+            {
+                rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            }
+            catch (final IOException ex)
+            {
+                fail(ex);
+            }
+            return;
+        }
+        end(false, stopping || (null != loginDay && loginDay.ordinal() < sessionNames.day().ordinal()));
     }
 
     /**
@@ -885,7 +906,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         if (ending || closed)
         {
-            return; // what follows End of Session, or a Logout Request in the same read, is dropped
+            return; // what follows the end of the stream, or a Logout Request in the same read, is dropped
         }
         final int length = payload.remaining();
         final boolean[] symbols = new boolean[subscribed.length];
@@ -927,7 +948,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (adding && !request(false, false, 0))
         {
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: the connection ends");
-            endConnection();
+            endConnection(false);
         }
     }
 
@@ -1009,7 +1030,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         if (ending)
         {
-            // End of Session is sent or on its way: a subscriber gone now is no error.
+            // The end of the stream is sent or on its way: a subscriber gone now is no error.
             close();
         }
         else if (!closed)
@@ -1029,7 +1050,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Ends a slow consumer's session: counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error,
      * the connection ended right after the packet under way ({@link #end}), End of Session after it for a snapshot
-     * session ({@link #endConnection()}).
+     * session ({@link #endConnection}).
      *
      * @param why the full send buffer's exception, or the stall.
      */

@@ -118,6 +118,8 @@ final class WorkerAgent implements Agent
     /** The sessions by id, for the answer records, which name theirs; a closed one leaves at the cycle's end. */
     private final Long2ObjectHashMap<SubscriberSession> sessionsById;
     private long nextSessionId;
+    /** The fanout is stopping ({@link #onClose}): a session whose connection ends now has its stream over too. */
+    private boolean stopping;
     private long nextKeepAliveMs;
     private long nextSelectNs;
     private int awaitingWritable;
@@ -134,7 +136,7 @@ final class WorkerAgent implements Agent
      * @param referenceData  encodes the System Events after a login's spin and at the end of the day.
      * @param symbols        the symbols a subscription may name.
      * @param nanoClock      monotonic time, read once per duty cycle: the looks at the sockets, and in milliseconds the
-     *                       sessions' heartbeats, login timeouts and End of Session deadlines (a step of the wall
+     *                       sessions' heartbeats, login timeouts and closing deadlines (a step of the wall
      *                       clock moves none of them).
      * @param clock          nanoseconds since midnight, for latency and the System Events at the stop: the
      *                       dispatcher's clock.
@@ -224,7 +226,7 @@ final class WorkerAgent implements Agent
         return workCount;
     }
 
-    /** Heartbeats and timeouts of every session, ending ones' End of Session deadlines included. */
+    /** Heartbeats and timeouts of every session, ending ones' closing deadlines included. */
     private void keepAlive()
     {
         for (int i = 0; i < sessionCount; i++)
@@ -274,6 +276,7 @@ final class WorkerAgent implements Agent
     @Override
     public void onClose()
     {
+        stopping = true;
         // Batches of at most messageLimit, as in the duty cycle: flush() records the latency of each batch's messages.
         // A read stops at the end of the buffer, and one that only passes the padding before the wrap reads nothing.
         final long writtenPosition = ringBuffer.producerPosition();
@@ -287,7 +290,7 @@ final class WorkerAgent implements Agent
                 break;
             }
         }
-        sessionClock.update(monotonicMs()); // each session's End of Session deadline counts from now
+        sessionClock.update(monotonicMs()); // each session's closing deadline counts from now
         final long closingNs = clock.nanosSinceMidnight();
         for (int i = 0; i < sessionCount; i++)
         {
@@ -574,7 +577,7 @@ final class WorkerAgent implements Agent
             final SubscriberSession session = sessions[i];
             if (session.isLoggedInOrWaiting())
             {
-                session.endConnection();
+                session.endConnection(stopping);
                 ended++;
             }
         }

@@ -419,6 +419,23 @@ class DispatcherAgentTest
         assertThat(namedLogin(4, 1)).containsExactly("rejected 4");
         assertThat(namedLogin(5, 5)).startsWith("start 5 5", "order 5 5").endsWith("order 5 20", "end 5").hasSize(18);
         assertThat(errors.total()).isZero();
+
+        // A gap in the market data after message 20 (order 21 never comes): a session that has everything up to 20
+        // lacks what the gap lost, so 21 is rejected, also once message 21 (order 23) has come; 0 is the next message,
+        // and a session that has message 21 goes on from 22.
+        encoder.addOrder(1_000, "AAPL", 21, Side.BUY, 100, 1_000_000);
+        publishAddOrder(22);
+        publish(encoder.bookSnapshot(9, 0, "AAPL", new long[]{1, 'B', 100, 1_000_000, 1_000}));
+        publish(encoder.snapshotComplete(9, 1));
+        drain(slowWorker);
+        drain(fastWorker);
+        assertThat(namedLogin(6, 21)).containsExactly("rejected 6");
+        assertThat(namedLogin(7, 0)).containsExactly("start 7 21", "end 7");
+        publishAddOrder(23);
+        drain(slowWorker);
+        drain(fastWorker);
+        assertThat(namedLogin(8, 21)).containsExactly("rejected 8");
+        assertThat(namedLogin(9, 22)).containsExactly("start 9 22", "end 9");
     }
 
     /**

@@ -438,16 +438,20 @@ class WorkerAgentTest
         assertThat(errors.total()).isEqualTo(1);
     }
 
-    @Test
-    void shouldKeepEndingSessionsUntilTheirSubscribersCloseAndGiveTheirPlaceToNewConnectionsWhenFull() throws Exception
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldKeepEndingSessionsUntilTheirSubscribersCloseAndGiveTheirPlaceToNewConnectionsWhenFull(
+        final boolean snapshotSession) throws Exception
     {
+        snapshotSessions = snapshotSession;
         final List<TestSubscriber> ending = new ArrayList<>();
         for (int i = 0; i < MAX_SESSIONS; i++)
         {
             ending.add(connect(0));
         }
-        // The dispatcher reports that the worker missed messages: every session's connection ends, without End of
-        // Session, since each can log in to the day's stream again from its next sequence number.
+        // The dispatcher reports that the worker missed messages: every session's connection ends, with End of
+        // Session on a snapshot session only, since a day's stream subscriber can log in to it again from its next
+        // sequence number.
         assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
         for (final TestSubscriber subscriber : ending)
         {
@@ -455,7 +459,7 @@ class WorkerAgentTest
             {
                 dutyCycle();
             }
-            assertThat(subscriber.ended).as("End of Session").isFalse();
+            assertThat(subscriber.ended).as("End of Session").isEqualTo(snapshotSession);
         }
         assertThat(gauge("bourse_fanout_sessions")).as("ending, still counted").isEqualTo(MAX_SESSIONS);
 
@@ -472,6 +476,52 @@ class WorkerAgentTest
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(MAX_SESSIONS);
         final long closedForRoom = ending.stream().skip(1).filter((subscriber) -> isClosedByPeer(subscriber)).count();
         assertThat(closedForRoom).isEqualTo(1);
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * Missed messages in place of the day's end record (the worker's ring had no room for it): the ended day's
+     * sessions get End of Session, without the System Events 'M', 'E' and 'C', since their stream is over, and a login
+     * awaiting its answer gets Login Rejected 'S' (session not available). At the stop, missed messages end the day's
+     * stream's sessions with End of Session too: no later run serves it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldEndTheSessionsWithEndOfSessionAtMissedMessagesOnceTheirStreamIsOver(final boolean atTheStop)
+        throws Exception
+    {
+        final TestSubscriber dayStream = connect(0);
+        final TestSubscriber waiting = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request
+        }
+        requests.clear(); // the dispatcher does not answer it
+        if (!atTheStop)
+        {
+            sessionNames.nextDay("20261125");
+        }
+        assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
+
+        if (atTheStop)
+        {
+            stop(0, dayStream, waiting);
+        }
+        else
+        {
+            for (final TestSubscriber subscriber : List.of(dayStream, waiting))
+            {
+                while (subscriber.client.receive() >= 0)
+                {
+                    worker.doWork();
+                }
+            }
+        }
+
+        assertThat(dayStream.ended).as("End of Session").isTrue();
+        assertThat(dayStream.eventCodes).as("no System Event for a stream that missed messages").isEmpty();
+        assertThat(waiting.accepted).isFalse();
+        assertThat(waiting.rejectReasonCode).isEqualTo((char)SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
         assertThat(errors.total()).isZero();
     }
 
