@@ -616,14 +616,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         answerPacing = null; // the dispatcher's answer is over: nothing to cancel
-        try
-        {
-            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
-        }
-        catch (final IOException ex)
-        {
-            fail(ex);
-        }
+        rejectSessionNotAvailable();
     }
 
     /**
@@ -664,14 +657,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (loginRequested && !loggedIn)
         {
-            try
-            {
-                rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
-            }
-            catch (final IOException ex)
-            {
-                fail(ex);
-            }
+            rejectSessionNotAvailable();
             return;
         }
         if (loggedIn && null == answerPacing)
@@ -740,14 +726,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (loginRequested && !loggedIn)
         {
-            try
-            {
-                rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
-            }
-            catch (final IOException ex)
-            {
-                fail(ex);
-            }
+            rejectSessionNotAvailable();
             return;
         }
         end(false, stopping || (null != loginDay && loginDay.ordinal() < sessionNames.day().ordinal()));
@@ -875,6 +854,19 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "Login Request: Login Rejected 'S'");
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+        }
+    }
+
+    /** SoupBinTCP 4.0 Login Rejected 'S' (session not available), counted, then the connection closes. */
+    private void rejectSessionNotAvailable()
+    {
+        try
+        {
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
         }
     }
 
