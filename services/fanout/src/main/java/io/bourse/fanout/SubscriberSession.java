@@ -651,13 +651,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     void endMessages(final long closingNs)
     {
-        if (closed || ending)
+        if (endedOrRejectedAwaitingItsAnswer())
         {
-            return;
-        }
-        if (loginRequested && !loggedIn)
-        {
-            rejectSessionNotAvailable();
             return;
         }
         if (loggedIn && null == answerPacing)
@@ -720,13 +715,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     void endConnection(final boolean stopping)
     {
-        if (closed || ending)
+        if (endedOrRejectedAwaitingItsAnswer())
         {
-            return;
-        }
-        if (loginRequested && !loggedIn)
-        {
-            rejectSessionNotAvailable();
             return;
         }
         end(false, stopping || (null != loginDay && loginDay.ordinal() < sessionNames.day().ordinal()));
@@ -855,6 +845,26 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "Login Request: Login Rejected 'S'");
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
         }
+    }
+
+    /**
+     * The session's stream ends: one awaiting its login's answer, which would have been of that stream, gets Login
+     * Rejected 'S' (session not available) and closes.
+     *
+     * @return true when nothing more is to be done: the session was closed or ending, or is rejected now.
+     */
+    private boolean endedOrRejectedAwaitingItsAnswer()
+    {
+        if (closed || ending)
+        {
+            return true;
+        }
+        if (loginRequested && !loggedIn)
+        {
+            rejectSessionNotAvailable();
+            return true;
+        }
+        return false;
     }
 
     /** SoupBinTCP 4.0 Login Rejected 'S' (session not available), counted, then the connection closes. */
