@@ -493,17 +493,16 @@ final class DispatcherAgent implements Agent, FragmentHandler
     {
         final long requested = request.requestedSequence();
         final long next = replay.nextSequence();
-        final boolean fromKept = requested >= 1 && requested <= next;
+        final boolean replayable = requested >= replay.oldestReplayable() && requested <= next; // oldest is 1 or more
         final long cursor;
         if (request.named())
         {
             // 0 is the next message, and so is a number past it: nothing to send before the live messages.
-            cursor = !fromKept ? next : requested >= replay.oldestReplayable() ? requested : CatchUp.NOT_AVAILABLE;
+            cursor = 0 == requested || requested > next ? next : replayable ? requested : CatchUp.NOT_AVAILABLE;
         }
         else
         {
-            cursor = request.login() && fromKept && requested > 1 && requested >= replay.oldestReplayable() ?
-                requested : CatchUp.SNAPSHOT;
+            cursor = request.login() && requested > 1 && replayable ? requested : CatchUp.SNAPSHOT;
         }
         catchUps.add(new CatchUp(request, cursor));
     }
