@@ -188,7 +188,8 @@ final class ItchBook
         }
         for (final byte[] tradingAction : tradingActions.values())
         {
-            Arrays.fill(tradingAction, ItchTranslator.TIMESTAMP_OFFSET, ItchTranslator.TIMESTAMP_OFFSET + 6, (byte)0);
+            Arrays.fill(tradingAction, ItchTranslator.TIMESTAMP_OFFSET,
+                ItchTranslator.TIMESTAMP_OFFSET + Short.BYTES + Integer.BYTES, (byte)0); // the 6-byte Timestamp
         }
     }
 
