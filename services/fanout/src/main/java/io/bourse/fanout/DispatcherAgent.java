@@ -282,7 +282,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             dayEndNs - 1 : MidnightNanoClock.closingTimestamp(translator.timestampNs(), nowNs, dayEndNs);
         final long endedMessages = replay.nextSequence() - 1;
         final SessionNames.Day ended = sessionNames.day();
-        final SessionNames.Day day = sessionNames.nextDay(io.bourse.common.time.SessionNames.ofDate(
+        final SessionNames.Day day = sessionNames.nextDay(SessionNames.ofDate(
             clock.startDate().plusDays(Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY))));
         dayEndRecord.putLong(DAY_ORDINAL_OFFSET, ended.ordinal());
         dayEndRecord.putLong(CLOSING_TIMESTAMP_OFFSET, closingNs);

@@ -1,6 +1,9 @@
 package io.bourse.fanout;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -9,13 +12,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * whose sequence numbers it holds:
  * <ul>
  *   <li>A replay login (a Requested Sequence Number still in the replay history), and a login naming that stream, joins
- *   the current trading day's numbered stream, all symbols. The run's first day's is named after the run's start
- *   ({@link io.bourse.common.time.SessionNames#runStart}, UTC {@value
- *   io.bourse.common.time.SessionNames#RUN_START_FORMAT}, 10 characters); each later day's, which starts at midnight
- *   UTC numbered from 1 again, after its date ({@link io.bourse.common.time.SessionNames#ofDate}, {@code yyyyMMdd}, 8
- *   characters), as the md-publisher's MoldUDP64 sessions are. Its subscriber can log in again with that name and its
- *   next sequence number, within the day: the stream carries every symbol (a subscription that leaves some out is
- *   refused there), so its numbers are the same for every subscriber.</li>
+ *   the current trading day's numbered stream, all symbols. Its name starts with {@value #DAY_PREFIX}: the run's first
+ *   day's then the run's start ({@link #startingAt}, UTC {@value #RUN_START_FORMAT}, 9 characters); each later day's,
+ *   which starts at midnight UTC numbered from 1 again, then its date ({@link #ofDate}, {@code yyyyMMdd}, 9
+ *   characters). Its subscriber can log in again with that name and its next sequence number, within the day: the
+ *   stream carries every symbol (a subscription that leaves some out is refused there), so its numbers are the same for
+ *   every subscriber. The prefix keeps the name apart from the md-publisher's MoldUDP64 sessions ({@code MMddHHmmss},
+ *   {@code yyyyMMdd}), whose numbers count the session's opening too: a client that resumes the fanout with a
+ *   MoldUDP64 session's name and number is rejected rather than given other messages under those numbers.</li>
  *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
  *   messages of its symbols), which no later login can resume: named {@code S} and 9 digits, a new one for every
  *   snapshot login of the run.</li>
@@ -28,6 +32,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SessionNames
 {
+    /** First character of every day's stream name, and of no other session's. */
+    static final String DAY_PREFIX = "F";
+    /**
+     * Format of the run's start in its first day's stream name, UTC to the second: a later run of the same day never
+     * has its name, one a month later at the same second may.
+     */
+    static final String RUN_START_FORMAT = "ddHHmmss";
+    private static final DateTimeFormatter RUN_START = DateTimeFormatter.ofPattern(RUN_START_FORMAT, Locale.ROOT)
+        .withZone(ZoneOffset.UTC);
+
     /**
      * A trading day of the run.
      *
@@ -51,8 +65,10 @@ final class SessionNames
     private volatile Day day;
 
     /**
-     * @param runSession the name of the run's first day's numbered stream: see {@link #nextDay}.
-     * @throws IllegalArgumentException for another name: it could be blank or a snapshot session's.
+     * @param runSession the name of the run's first day's numbered stream: {@value #DAY_PREFIX} then 0..9 characters
+     *                   without spaces.
+     * @throws IllegalArgumentException for another name: it could be blank, a snapshot session's or a MoldUDP64
+     *                                  session's.
      */
     SessionNames(final String runSession)
     {
@@ -61,11 +77,21 @@ final class SessionNames
 
     /**
      * @param start when the fanout run started.
-     * @return the names of a run started then.
+     * @return the names of a run started then: its first day's stream {@value #DAY_PREFIX} and
+     *         {@value #RUN_START_FORMAT} in UTC, e.g. {@code F26093012}.
      */
     static SessionNames startingAt(final Instant start)
     {
-        return new SessionNames(io.bourse.common.time.SessionNames.runStart(start));
+        return new SessionNames(DAY_PREFIX + RUN_START.format(start));
+    }
+
+    /**
+     * @param date a trading day after the run's first.
+     * @return the name of its numbered stream: {@value #DAY_PREFIX} and {@code yyyyMMdd}, e.g. {@code F20261127}.
+     */
+    static String ofDate(final LocalDate date)
+    {
+        return DAY_PREFIX + io.bourse.common.time.SessionNames.ofDate(date);
     }
 
     /** @return the current trading day: the one a login made now belongs to. */
@@ -77,8 +103,8 @@ final class SessionNames
     /**
      * Midnight UTC: the current day ends and the next starts; the dispatcher's thread only.
      *
-     * @param session the name of the next day's numbered stream, 1..10 characters, no spaces, not starting with
-     *                {@code S}.
+     * @param session the name of the next day's numbered stream ({@link #ofDate}): {@value #DAY_PREFIX} then 0..9
+     *                characters without spaces.
      * @return the day started.
      * @throws IllegalArgumentException for another name.
      */
@@ -97,10 +123,11 @@ final class SessionNames
 
     private static String checked(final String session)
     {
-        if (session.isEmpty() || session.length() > 10 || session.contains(" ") || session.startsWith("S"))
+        if (session.length() > io.bourse.common.time.SessionNames.MAX_LENGTH || session.contains(" ") ||
+            !session.startsWith(DAY_PREFIX))
         {
-            throw new IllegalArgumentException(
-                "a fanout day's session name must be 1..10 characters, no spaces, not starting with S: " + session);
+            throw new IllegalArgumentException("a fanout day's session name must be " + DAY_PREFIX +
+                " then 0..9 characters, no spaces: " + session);
         }
         return session;
     }

@@ -710,7 +710,8 @@ class FanoutServiceTest
     /**
      * Midnight UTC on the fanout's clock, end to end: the day's sessions end as at a stop, with the day's closing
      * System Events and End of Session, while the fanout runs on; the ended day's numbered stream can no longer be
-     * resumed, and the next day's, named by its date, numbers its messages from 1.
+     * resumed, and the next day's, named by its date, numbers its messages from 1; the md-publisher's MoldUDP64 session
+     * of that day, which counts its opening too, is not the fanout's.
      */
     @Test
     void shouldEndTheDaysSessionsAtMidnightAndNumberTheNextDaysStreamFromOne() throws Exception
@@ -731,7 +732,7 @@ class FanoutServiceTest
         assertDayClosedAfterTheOrder(subscriber, lastSecondNs);
 
         final Subscriber endedDay = connect();
-        endedDay.login("sub2", "secret2", "1125235958", 2);
+        endedDay.login("sub2", "secret2", "F25235958", 2);
         endedDay.receiveUntil(() -> 0 != endedDay.rejectReason);
         assertThat(endedDay.rejectReason).as("the ended day's stream").isEqualTo((byte)'S');
 
@@ -739,12 +740,18 @@ class FanoutServiceTest
         offer(sbe.addOrder(nextDayNs, "AAPL", 2, Side.BUY, 100, 1_500_100));
         offer(sbe.addOrder(nextDayNs + 1, "AAPL", 3, Side.BUY, 100, 1_500_200));
         final Subscriber nextDay = connect();
-        nextDay.login("sub2", "secret2", "20261126", 2);
+        nextDay.login("sub2", "secret2", "F20261126", 2);
         nextDay.receiveUntil(() -> nextDay.itch.messages.size() >= 1);
-        assertThat(nextDay.acceptedSession).isEqualTo("20261126");
+        assertThat(nextDay.acceptedSession).isEqualTo("F20261126");
         assertThat(nextDay.acceptedSequence).isEqualTo(2);
         assertThat(nextDay.itch.messages).containsExactly(
             new AddOrder(1, 0, nextDayNs + 1, 3, 'B', 100, "AAPL", 1_500_200));
+
+        final Subscriber moldSession = connect();
+        moldSession.login("sub2", "secret2", "20261126", 2);
+        moldSession.receiveUntil(() -> 0 != moldSession.rejectReason);
+        assertThat(moldSession.rejectReason).as("the md-publisher's MoldUDP64 session of the day, numbered otherwise")
+            .isEqualTo((byte)'S');
     }
 
     @Test
@@ -1054,7 +1061,7 @@ class FanoutServiceTest
         replay.receiveUntil(() -> replay.itch.messages.size() >= 2);
 
         assertThat(snapshot.acceptedSession).matches("S[0-9]{9}");
-        assertThat(replay.acceptedSession).matches("[0-9]{10}").isNotEqualTo(snapshot.acceptedSession);
+        assertThat(replay.acceptedSession).matches("F[0-9]{8}").isNotEqualTo(snapshot.acceptedSession);
         assertThat(replay.acceptedSequence).isEqualTo(2);
 
         final Subscriber resumed = connect();

@@ -2,6 +2,8 @@ package io.bourse.fanout;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +19,7 @@ class SessionNamesTest
         {
             // Arabic-Indic digits are this locale's own: a SoupBinTCP session is alphanumeric ASCII.
             Locale.setDefault(Locale.forLanguageTag("ar-EG"));
-            final SessionNames names = new SessionNames("R1");
+            final SessionNames names = new SessionNames("F1");
 
             assertThat(names.nextSnapshotSession()).isEqualTo("S000000001");
             assertThat(names.nextSnapshotSession()).isEqualTo("S000000002");
@@ -29,29 +31,37 @@ class SessionNamesTest
     }
 
     @Test
-    void shouldRefuseARunSessionThatCouldBeBlankOrASnapshotSessions()
+    void shouldRefuseARunSessionThatCouldBeBlankOrASnapshotOrMoldUdp64Sessions()
     {
         assertThatThrownBy(() -> new SessionNames("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SessionNames("S1")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SessionNames("A B")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SessionNames("ABCDEFGHIJK")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new SessionNames("ABCDEFGHIJ").day().isAvailable("ABCDEFGHIJ")).isTrue();
-        assertThat(new SessionNames("R1").day().isAvailable("          ")).isTrue();
-        assertThat(new SessionNames("R1").day().isAvailable("R2        ")).isFalse();
+        assertThatThrownBy(() -> new SessionNames("1126093012")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SessionNames("20261126")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SessionNames("F B")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SessionNames("FBCDEFGHIJK")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new SessionNames("FBCDEFGHIJ").day().isAvailable("FBCDEFGHIJ")).isTrue();
+        assertThat(new SessionNames("F1").day().isAvailable("          ")).isTrue();
+        assertThat(new SessionNames("F1").day().isAvailable("F2        ")).isFalse();
     }
 
-    /** Each midnight starts a day, whose stream the dispatcher names after its date; the ended day's is unavailable. */
+    /**
+     * The run's first day's stream is named after the run's start, each later day's, from midnight, after its date, both
+     * apart from the md-publisher's MoldUDP64 sessions; the ended day's is unavailable.
+     */
     @Test
     void shouldMoveOnToTheNextDaysStreamLeavingTheEndedDaysUnavailable()
     {
-        final SessionNames names = new SessionNames("1124093000");
+        final SessionNames names = SessionNames.startingAt(Instant.parse("2026-11-24T09:30:00.999Z"));
+        assertThat(names.day()).isEqualTo(new SessionNames.Day(0, "F24093000"));
 
-        assertThat(names.nextDay("20261125")).isEqualTo(new SessionNames.Day(1, "20261125"));
-        assertThat(names.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
-        assertThat(names.day().isAvailable("20261125  ")).isTrue();
-        assertThat(names.day().isAvailable("1124093000")).isFalse();
+        assertThat(names.nextDay(SessionNames.ofDate(LocalDate.of(2026, 11, 25))))
+            .isEqualTo(new SessionNames.Day(1, "F20261125"));
+        assertThat(names.day()).isEqualTo(new SessionNames.Day(1, "F20261125"));
+        assertThat(names.day().isAvailable("F20261125 ")).isTrue();
+        assertThat(names.day().isAvailable("F24093000 ")).isFalse();
+        assertThat(names.day().isAvailable("20261125  ")).as("the md-publisher's MoldUDP64 session of the day").isFalse();
         assertThat(names.day().isAvailable("          ")).isTrue();
-        assertThat(names.nextDay("20261126").ordinal()).isEqualTo(2);
-        assertThatThrownBy(() -> names.nextDay("S20261127")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(names.nextDay(SessionNames.ofDate(LocalDate.of(2026, 11, 26))).ordinal()).isEqualTo(2);
+        assertThatThrownBy(() -> names.nextDay("20261127")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -85,7 +85,7 @@ class WorkerAgentTest
     /** The worker's clock of nanoseconds since midnight, which the dispatcher stamps its reads with. */
     private final MidnightNanoClock midnightClock = new MidnightNanoClock();
     /** The run's trading days, which the dispatcher moves on at midnight. */
-    private final SessionNames sessionNames = new SessionNames("1122000000");
+    private final SessionNames sessionNames = new SessionNames("F22000000");
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
     /** Logins are answered as snapshot sessions with an empty book, instead of the day's stream from the next. */
@@ -499,7 +499,7 @@ class WorkerAgentTest
         requests.clear(); // the dispatcher does not answer it
         if (!atTheStop)
         {
-            sessionNames.nextDay("20261125");
+            sessionNames.nextDay("F20261125");
         }
         assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
 
@@ -852,7 +852,7 @@ class WorkerAgentTest
         assertThat(requests.poll().day()).isZero();
         final TestSubscriber ofTheNextDay = open(0);
         publishAddOrder(1);
-        sessionNames.nextDay("20261125");
+        sessionNames.nextDay("F20261125");
         sendLoginRequest(ofTheNextDay);
         while (requests.isEmpty())
         {
@@ -880,7 +880,7 @@ class WorkerAgentTest
             Thread.sleep(1);
         }
 
-        assertThat(ofTheDay.session).isEqualTo("1122000000");
+        assertThat(ofTheDay.session).isEqualTo("F22000000");
         assertThat(ofTheDay.messageTypes).containsExactly('A', 'S', 'S', 'S');
         assertThat(ofTheDay.orders).containsExactly(1L);
         assertThat(ofTheDay.eventCodes).containsExactly('M', 'E', 'C');
@@ -888,7 +888,7 @@ class WorkerAgentTest
         assertThat(ofTheDay.ended).isTrue();
         assertThat(awaiting.accepted).isFalse();
         assertThat(awaiting.rejectReasonCode).isEqualTo('S');
-        assertThat(ofTheNextDay.session).isEqualTo("20261125");
+        assertThat(ofTheNextDay.session).isEqualTo("F20261125");
         assertThat(ofTheNextDay.orders).containsExactly(2L);
         assertThat(ofTheNextDay.ended).isFalse();
         assertThat(errors.total()).isZero();
@@ -906,7 +906,7 @@ class WorkerAgentTest
         final TestSubscriber midSnapshot = connect(0);
         snapshotsUnderWay = false;
         final TestSubscriber ofTheDay = connect(0);
-        sessionNames.nextDay("20261125");
+        sessionNames.nextDay("F20261125");
         final TestSubscriber ofTheNextDay = connect(0);
         final long closingNs = MidnightNanoClock.NANOS_PER_DAY - 1;
         record.putLong(DispatcherAgent.DAY_ORDINAL_OFFSET, 0);
@@ -927,7 +927,7 @@ class WorkerAgentTest
         assertThat(midSnapshot.messageTypes).isEmpty();
         assertThat(ofTheDay.eventCodes).containsExactly('M', 'E', 'C');
         assertThat(ofTheDay.eventTimestamps).containsOnly(closingNs);
-        assertThat(ofTheNextDay.session).isEqualTo("20261125");
+        assertThat(ofTheNextDay.session).isEqualTo("F20261125");
         assertThat(ofTheNextDay.eventCodes).containsExactly('M', 'E', 'C');
         final long stopTookNs = midnightClock.nanosSinceMidnight() - stopNs;
         assertThat(ofTheNextDay.eventTimestamps).hasSize(3).allSatisfy((timestampNs) ->
