@@ -24,9 +24,11 @@ import java.util.function.IntPredicate;
  * for the session that owns each order. Keeps per-order state from the request until the order is done (fully executed,
  * canceled or rejected), and every token of the day per session.
  * <p>
- * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and not
- * all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
- * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the day's
+ * Enter Order: one with a token the session used already today is silently ignored, counted as {@code duplicate_token}
+ * (OUCH 4.2 &sect;1.1: host-bound messages can be benignly resent, so a client unsure whether its Enter Order arrived
+ * sends it again, and its order, live or answered already, is left as it is; a Rejected would name the token of that
+ * order). Each other failure is answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and
+ * not all spaces ('O'); a new token within the day's token capacity of the session and of the gateway ('O': the day's
  * tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); after the close, 'C'
  * (exchange closed); the user's and the firm's order rate ('O'); then the fields as {@link OrderValidation} checks
  * them ('O', 'Z', 'S', 'X', 'D', 'N', 'R');
@@ -1545,6 +1547,11 @@ final class OrderEntry
         final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
         final RejectCause problem = newTokenProblem(session, buffer, tokenOffset);
+        if (RejectCause.DUPLICATE_TOKEN == problem)
+        {
+            metrics.reject(problem); // silently ignored: a resent Enter Order (OUCH 4.2 section 1.1)
+            return null;
+        }
         if (null != problem)
         {
             countTokenCapacity(session, problem);

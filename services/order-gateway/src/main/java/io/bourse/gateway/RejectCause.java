@@ -10,13 +10,14 @@ import io.bourse.ouch.Ouch42;
  * makes its symbols untradeable for now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at
  * this time). The causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
  * So are those of a Replace Order, which OUCH 4.2 &sect;2.2 answers with no message (an unknown existing token, a used
- * replacement token) or with the existing order's Canceled (any other refusal).
+ * replacement token) or with the existing order's Canceled (any other refusal), and an Enter Order's used token: a
+ * resent Enter Order, which OUCH 4.2 &sect;1.1 lets a client send benignly, so it gets no answer either.
  */
 enum RejectCause
 {
     /** Order Token empty or with characters outside printable ASCII. */
     INVALID_TOKEN("invalid_token", Ouch42.REJECT_OTHER),
-    /** Order Token already used today in this session (OUCH 4.2 tokens are day-unique). */
+    /** Order Token already used today in this session (OUCH 4.2 tokens are day-unique): counted, never answered. */
     DUPLICATE_TOKEN("duplicate_token", Ouch42.REJECT_OTHER),
     /**
      * A new Order Token when the session has used as many today as {@code bourse.gateway.max.session.tokens} allows:

@@ -49,9 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * request got exactly the answer OUCH 4.2 and the gateway's rules require, in its sender's session only.
  * <p>
  * Checked after a request: a payload of unknown type or of the wrong length for its type is counted and reported (the
- * caller ends the session) with nothing sent anywhere; an Enter Order yields either one engine New Order, carrying the
- * request's fields and only valid ones, or one Rejected for its token, never both and never neither (a command the
- * engine cannot take is the one case of both, answered Rejected 'H'); a Replace Order yields one engine Replace for an
+ * caller ends the session) with nothing sent anywhere; an Enter Order yields nothing at all for a token the session
+ * used before (a resend: OUCH 4.2 &sect;1.1), else either one engine New Order, carrying the request's fields and only
+ * valid ones, or one Rejected for its token, never both and never neither (a command the engine cannot take is the one
+ * case of both, answered Rejected 'H'); a Replace Order yields one engine Replace for an
  * open order of the session (Rejected 'H' for the replacement token when the engine cannot take it), or one Cancel of
  * that order to 0 shares and no message (a replacement of 0 shares, or one the gateway refuses: OUCH 4.2 &sect;2.2; its
  * token then not consumed), or for a closing-cross order the gateway refuses one Rejected for the replacement token, or
@@ -288,6 +289,8 @@ class OrderEntryFuzzTest
             final ReplaceTarget replaced = replace ? replaceTarget(sender, payload) : null;
             final boolean replacementTokenUsed = replace && TokenIndex.MISSING !=
                 sender.tokens().get(new UnsafeBuffer(payload), ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
+            final boolean enterTokenUsed = EnterOrder.LENGTH == payload.length && EnterOrder.TYPE == payload[0] &&
+                TokenIndex.MISSING != sender.tokens().get(new UnsafeBuffer(payload), EnterOrder.ORDER_TOKEN_OFFSET);
 
             final int outcome = adapter.onMessage(sender, direct);
 
@@ -315,7 +318,8 @@ class OrderEntryFuzzTest
             final UnsafeBuffer buffer = new UnsafeBuffer(payload);
             switch (payload[0])
             {
-                case EnterOrder.TYPE -> checkEnter(sender, new EnterOrder().wrap(buffer, 0), commands, messages);
+                case EnterOrder.TYPE ->
+                    checkEnter(sender, new EnterOrder().wrap(buffer, 0), enterTokenUsed, commands, messages);
                 case ReplaceOrder.TYPE -> checkReplace(sender, new ReplaceOrder().wrap(buffer, 0), replaced,
                     replacementTokenUsed, commands, messages);
                 case CancelOrder.TYPE -> checkCancel(sender, new CancelOrder().wrap(buffer, 0), commands, messages);
@@ -326,10 +330,17 @@ class OrderEntryFuzzTest
         private void checkEnter(
             final UserSession sender,
             final EnterOrder request,
+            final boolean tokenUsed,
             final List<Object> commands,
             final List<Object> messages)
         {
             final String token = request.orderTokenAsString();
+            if (tokenUsed)
+            {
+                assertThat(commands).as("a resent Enter Order's command").isEmpty();
+                assertThat(messages).as("a resent Enter Order's answer").isEmpty();
+                return;
+            }
             assertThat(commands).hasSizeLessThanOrEqualTo(1);
             if (commands.isEmpty())
             {
