@@ -2,6 +2,7 @@ package io.bourse.bench;
 
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.simulator.OrderTokens;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
@@ -10,8 +11,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,7 +84,8 @@ public final class EndToEndBenchmark
                 target.fanoutPort(), target.marketDataUser(), new MidnightNanoClock(), 0, latency);
             latency.subscriber(subscriber);
             awaitStart(subscriber);
-            final int runId = LocalTime.now(ZoneOffset.UTC).toSecondOfDay();
+            // Tokens a gateway of the day has not seen: one it has is a resend, which it ignores.
+            final int runId = OrderTokens.runIdAt(System.currentTimeMillis());
             final long[] packedSymbols = target.symbols().stream().mapToLong(Symbols::pack).toArray();
             for (int i = 0; i < options.sessions(); i++)
             {

@@ -116,7 +116,7 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
      *
      * @param index         session index: part of its Order Tokens, and its name.
      * @param runId         part of its Order Tokens, 0..{@value OrderTokens#MAX_RUN_ID}: a gateway that has seen an
-     *                      earlier run of the day (its journals kept) rejects a token it has seen.
+     *                      earlier run of the day (its journals kept) ignores a token it has seen, a resend.
      * @param port          the gateway's loopback port.
      * @param user          who logs in.
      * @param packedSymbols the symbols to trade, one per shard.

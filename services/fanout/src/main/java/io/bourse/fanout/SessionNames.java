@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>A replay login (a Requested Sequence Number still in the replay history), and a login naming that stream, joins
  *   the current trading day's numbered stream, all symbols. Its name starts with {@value #DAY_PREFIX}: the run's first
- *   day's then the run's start ({@link #startingAt}, UTC {@value #RUN_START_FORMAT}, 9 characters); each later day's,
- *   which starts at midnight UTC numbered from 1 again, then its date ({@link #ofDate}, {@code yyyyMMdd}, 9
- *   characters). Its subscriber can log in again with that name and its next sequence number, within the day: the
- *   stream carries every symbol (a subscription that leaves some out is refused there), so its numbers are the same for
- *   every subscriber. The prefix keeps the name apart from the md-publisher's MoldUDP64 sessions ({@code MMddHHmmss},
+ *   day's then the run's start in UTC ({@link #startingAt}: the month as one hexadecimal digit, 1 to C, then {@value
+ *   #RUN_START_FORMAT}; 10 characters); each later day's, which starts at midnight UTC numbered from 1 again, then its
+ *   date ({@link #ofDate}, {@code yyyyMMdd}; 9 characters, so never a run's). Its subscriber can log in again with
+ *   that name and its next sequence number, within the day: the stream carries every symbol (a subscription that
+ *   leaves some out is refused there), so its numbers are the same for every subscriber. The prefix keeps the name apart from the md-publisher's MoldUDP64 sessions ({@code MMddHHmmss},
  *   {@code yyyyMMdd}), whose numbers count the session's opening too: a client that resumes the fanout with a
  *   MoldUDP64 session's name and number is rejected rather than given other messages under those numbers.</li>
  *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
@@ -32,11 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SessionNames
 {
-    /** First character of every day's stream name, and of no other session's. */
+    /**
+     * First character of every day's stream name, and of no other session the fanout or the md-publisher names (a
+     * MoldUDP64 session configured by hand aside).
+     */
     static final String DAY_PREFIX = "F";
     /**
-     * Format of the run's start in its first day's stream name, UTC to the second: a later run of the same day never
-     * has its name, one a month later at the same second may.
+     * Format of the run's start in its first day's stream name, after its month: UTC to the second, so that another
+     * run has its name only if started in the same second of a year.
      */
     static final String RUN_START_FORMAT = "ddHHmmss";
     private static final DateTimeFormatter RUN_START = DateTimeFormatter.ofPattern(RUN_START_FORMAT, Locale.ROOT)
@@ -77,12 +80,15 @@ final class SessionNames
 
     /**
      * @param start when the fanout run started.
-     * @return the names of a run started then: its first day's stream {@value #DAY_PREFIX} and
-     *         {@value #RUN_START_FORMAT} in UTC, e.g. {@code F26093012}.
+     * @return the names of a run started then: its first day's stream {@value #DAY_PREFIX}, the month in UTC as one
+     *         hexadecimal digit (1 to 9, A to C), then {@value #RUN_START_FORMAT} in UTC, e.g. {@code FB26093012} for
+     *         26 November 09:30:12.
      */
     static SessionNames startingAt(final Instant start)
     {
-        return new SessionNames(DAY_PREFIX + RUN_START.format(start));
+        final int month = start.atZone(ZoneOffset.UTC).getMonthValue();
+        return new SessionNames(
+            DAY_PREFIX + Character.toUpperCase(Character.forDigit(month, 16)) + RUN_START.format(start));
     }
 
     /**

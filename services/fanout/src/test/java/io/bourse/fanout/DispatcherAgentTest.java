@@ -83,7 +83,7 @@ class DispatcherAgentTest
     /** The wall clock, ns since the epoch: 10:00 UTC on 24 November 2026 until a test moves it. */
     private final AtomicLong wallClockNs = new AtomicLong(NOVEMBER_24_NS + TimeUnit.HOURS.toNanos(10));
     private final MidnightNanoClock clock = new MidnightNanoClock(wallClockNs::get);
-    private final SessionNames sessionNames = new SessionNames("F22000000");
+    private final SessionNames sessionNames = new SessionNames("FB22000000");
     private final DispatcherAgent dispatcher = new DispatcherAgent(
         marketData, translator, book, new ItchReferenceData(SYMBOLS), clock, sessionNames, recovery,
         new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
@@ -530,7 +530,7 @@ class DispatcherAgentTest
         final PrometheusRegistry registry = new PrometheusRegistry();
         final DispatcherAgent dispatcher = new DispatcherAgent(
             null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(),
-            new SessionNames("F22000000"), recovery, new RingBuffer[]{worker}, requests, 16, 10,
+            new SessionNames("FB22000000"), recovery, new RingBuffer[]{worker}, requests, 16, 10,
             new FanoutMetrics(registry, errors), errors);
 
         LoginStorm(final int sessions)
@@ -660,7 +660,7 @@ class DispatcherAgentTest
             new UnsafeBuffer(ByteBuffer.allocateDirect(256 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
         final DispatcherAgent manyDispatcher = new DispatcherAgent(
             null, manyTranslator, manyBook, new ItchReferenceData(symbols), new MidnightNanoClock(),
-            new SessionNames("F22000000"),
+            new SessionNames("FB22000000"),
             new MarketDataRecovery(null, null, () -> 1, manyTranslator, manyBook, SystemNanoClock.INSTANCE),
             new RingBuffer[]{worker}, requests, 16, 10, new FanoutMetrics(new PrometheusRegistry(), errors), errors);
         manyDispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);

@@ -75,7 +75,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SubscriberSessionFuzzTest
 {
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@0");
-    private static final String RUN_SESSION = "F22000000";
+    private static final String RUN_SESSION = "FB22000000";
     private static final String FUZZ_USER = "fuzz01";
     private static final String BYSTANDER = "demo02";
     private static final int MAX_SESSIONS = 4;

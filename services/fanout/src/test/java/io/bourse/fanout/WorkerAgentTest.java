@@ -85,7 +85,7 @@ class WorkerAgentTest
     /** The worker's clock of nanoseconds since midnight, which the dispatcher stamps its reads with. */
     private final MidnightNanoClock midnightClock = new MidnightNanoClock();
     /** The run's trading days, which the dispatcher moves on at midnight. */
-    private final SessionNames sessionNames = new SessionNames("F22000000");
+    private final SessionNames sessionNames = new SessionNames("FB22000000");
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
     /** Logins are answered as snapshot sessions with an empty book, instead of the day's stream from the next. */
@@ -880,7 +880,7 @@ class WorkerAgentTest
             Thread.sleep(1);
         }
 
-        assertThat(ofTheDay.session).isEqualTo("F22000000");
+        assertThat(ofTheDay.session).isEqualTo("FB22000000");
         assertThat(ofTheDay.messageTypes).containsExactly('A', 'S', 'S', 'S');
         assertThat(ofTheDay.orders).containsExactly(1L);
         assertThat(ofTheDay.eventCodes).containsExactly('M', 'E', 'C');

@@ -110,8 +110,8 @@ import java.util.function.IntPredicate;
  * Restarts: besides the OUCH messages, each session's journal holds gateway-private {@link OrderRecords} (the
  * clientOrderId and entered fields of each order handed to the engine, the engine's refusals, the token of a Replace
  * Order sent as a cancel), and a gateway started on the journals rebuilds from them, before the first login, what this
- * class knows ({@link OrderRebuild}): every token of the day, so that a reused token gets the duplicate token's
- * Rejected (an Enter Order's) or is ignored (a Replace Order's); every order still open as the journal leaves it (open
+ * class knows ({@link OrderRebuild}): every token of the day, so that a reused token is ignored, an Enter Order's as a
+ * Replace Order's; every order still open as the journal leaves it (open
  * shares, price, side, symbol, order reference number and the clientOrderId it was sent with), so that Cancel, Replace
  * and Modify Orders and the engine's events for it work; the orders not answered by the engine yet, so that its answer
  * finds them; the users' open-order counts; and the orders that traded, for Broken Trade. Each session takes a new
@@ -1537,11 +1537,11 @@ final class OrderEntry
     /**
      * Checks an Enter Order's new token ({@link #newTokenProblem}), marks it used, refuses the order after the close
      * ({@link RejectCause#EXCHANGE_CLOSED}, before the rates: the day's orders are over whatever their rate), and takes
-     * a token from the user's and the firm's rate buckets; answers Rejected on a fault. A token refused for capacity is
-     * not kept (there is no room for it): while the capacity stays used up, which is the rest of the day, it is refused
-     * again.
+     * a token from the user's and the firm's rate buckets; answers Rejected on a fault, and nothing to a token the
+     * session used already today (a resent Enter Order). A token refused for capacity is not kept (there is no room for
+     * it): while the capacity stays used up, which is the rest of the day, it is refused again.
      *
-     * @return the user's risk state, or null when the request was rejected.
+     * @return the user's risk state, or null when the request was rejected or ignored.
      */
     private PreTradeRisk.UserRisk admitNewToken(
         final UserSession session, final DirectBuffer buffer, final int tokenOffset)

@@ -33,7 +33,7 @@ import java.io.IOException;
  * media driver they went through ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}). A System Event End of Day
  * tells the session that its day was closed ({@link MarketClose}), so that a gateway restarted after the close
  * journals none again. Every token in a record or a message is marked used, so that a journal without private records
- * (version 1) still refuses reused tokens. An order sent by another gateway id or to a shard the gateway no longer has
+ * (version 1) still ignores reused tokens. An order sent by another gateway id or to a shard the gateway no longer has
  * is not tracked (no event of it could reach this gateway); its token stays used. Used by the gateway's start-up
  * thread, before the agent runs.
  */

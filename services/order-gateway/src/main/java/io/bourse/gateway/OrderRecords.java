@@ -77,7 +77,7 @@ import java.nio.ByteOrder;
  * +--------+--------+-----------------------------------------------------------+
  * Total: 8 + 16 n bytes.
  * </pre>
- * The OUCH Rejected for an order the engine refused and the one for a request refused at once (e.g. a duplicate token)
+ * The OUCH Rejected for an order the engine refused and the one for a request refused at once (e.g. the rate limit)
  * look alike; 'J' tells them apart. Every other token a session used is in an OUCH message it was sent. Event
  * Sequences let a restarted gateway ignore the events it hears again (an Aeron IPC subscription can join a stream
  * before the position the previous gateway had read to) instead of answering them twice, and only those: events of a

@@ -21,7 +21,7 @@ enum RejectCause
     DUPLICATE_TOKEN("duplicate_token", Ouch42.REJECT_OTHER),
     /**
      * A new Order Token when the session has used as many today as {@code bourse.gateway.max.session.tokens} allows:
-     * the day's tokens are kept to refuse duplicates, so they take heap, and the capacity bounds it.
+     * the day's tokens are kept to ignore duplicates, so they take heap, and the capacity bounds it.
      */
     SESSION_TOKEN_CAPACITY("session_token_capacity", Ouch42.REJECT_OTHER),
     /**

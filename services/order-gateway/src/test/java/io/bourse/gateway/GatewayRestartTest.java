@@ -151,7 +151,8 @@ class GatewayRestartTest
             assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
             client.enterOrder("D1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
             client.enterOrder("E1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
-            assertThat(((Accepted)client.await(4).get(3)).token()).as("D1 again ignored").isEqualTo("E1");
+            assertThat(client.await(4).get(3)).as("D1 again ignored")
+                .isInstanceOfSatisfying(Accepted.class, (accepted) -> assertThat(accepted.token()).isEqualTo("E1"));
         }
 
         try (GatewayService second = launch(12);
@@ -160,8 +161,8 @@ class GatewayRestartTest
             client.enterOrder("D1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
             client.enterOrder("E2", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
 
-            assertThat(((Accepted)client.await(2).get(1)).token()).as("D1 ignored after the restart too")
-                .isEqualTo("E2");
+            assertThat(client.await(2).get(1)).as("D1 ignored after the restart too")
+                .isInstanceOfSatisfying(Accepted.class, (accepted) -> assertThat(accepted.token()).isEqualTo("E2"));
             assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_rejects_total{reason=\"duplicate_token\"} 1.0");
         }

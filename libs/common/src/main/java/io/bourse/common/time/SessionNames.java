@@ -11,7 +11,8 @@ import java.time.format.DateTimeParseException;
  * alpha 10) carry it: 1 to 10 printable ASCII characters without spaces, checked here; by default (SoupBinTCP) today's
  * UTC date as {@code yyyyMMdd}. A service whose every run numbers its messages from 1 (the md-publisher's MoldUDP64
  * session) names each run after its start instead ({@link #runStart}, 10 characters), so that a run's name never is a
- * day's (8). The fanout's day streams number their messages otherwise, so it names them apart, with a prefix of its own.
+ * day's (8). The fanout's day streams number their messages otherwise, so it names them apart, with a prefix of its
+ * own.
  */
 public final class SessionNames
 {
