@@ -15,11 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   the current trading day's numbered stream, all symbols. Its name starts with {@value #DAY_PREFIX}: the run's first
  *   day's then the run's start in UTC ({@link #startingAt}: the month as one hexadecimal digit, 1 to C, then {@value
  *   #RUN_START_FORMAT}; 10 characters); each later day's, which starts at midnight UTC numbered from 1 again, then its
- *   date ({@link #ofDate}, {@code yyyyMMdd}; 9 characters, so never a run's). Its subscriber can log in again with
- *   that name and its next sequence number, within the day: the stream carries every symbol (a subscription that
- *   leaves some out is refused there), so its numbers are the same for every subscriber. The prefix keeps the name apart from the md-publisher's MoldUDP64 sessions ({@code MMddHHmmss},
- *   {@code yyyyMMdd}), whose numbers count the session's opening too: a client that resumes the fanout with a
- *   MoldUDP64 session's name and number is rejected rather than given other messages under those numbers.</li>
+ *   date ({@link #ofDate}, {@code yyyyMMdd}; 9 characters, so never a run's). Its subscriber can log in again with that
+ *   name and its next sequence number, within the day: the stream carries every symbol (a subscription that leaves some
+ *   out is refused there), so its numbers are the same for every subscriber. The prefix keeps the name apart from the
+ *   md-publisher's MoldUDP64 sessions ({@code MMddHHmmss}, {@code yyyyMMdd}), whose numbers count the session's opening
+ *   too: a client that resumes the fanout with a MoldUDP64 session's name and number is rejected rather than given
+ *   other messages under those numbers.</li>
  *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
  *   messages of its symbols), which no later login can resume: named {@code S} and 9 digits, a new one for every
  *   snapshot login of the run.</li>

@@ -110,9 +110,9 @@ import java.util.function.IntPredicate;
  * Restarts: besides the OUCH messages, each session's journal holds gateway-private {@link OrderRecords} (the
  * clientOrderId and entered fields of each order handed to the engine, the engine's refusals, the token of a Replace
  * Order sent as a cancel), and a gateway started on the journals rebuilds from them, before the first login, what this
- * class knows ({@link OrderRebuild}): every token of the day, so that a reused token is ignored, an Enter Order's as a
- * Replace Order's; every order still open as the journal leaves it (open
- * shares, price, side, symbol, order reference number and the clientOrderId it was sent with), so that Cancel, Replace
+ * class knows ({@link OrderRebuild}): every token of the day, so that a reused token is ignored, an Enter Order's as
+ * well as a Replace Order's; every order still open as the journal leaves it (open shares, price, side, symbol, order
+ * reference number and the clientOrderId it was sent with), so that Cancel, Replace
  * and Modify Orders and the engine's events for it work; the orders not answered by the engine yet, so that its answer
  * finds them; the users' open-order counts; and the orders that traded, for Broken Trade. Each session takes a new
  * session index at its first login after the restart ({@link SessionIndexes}), past the largest any journal recorded
