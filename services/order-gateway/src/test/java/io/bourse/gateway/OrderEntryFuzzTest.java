@@ -22,6 +22,7 @@ import io.bourse.ouch.ReplaceOrder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.TestInstance;
@@ -63,7 +64,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * messages, for Modify Orders that came before the engine acknowledged the order); Canceled and
  * Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending
  * and CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
- * nothing. After every step the gateway's count of open orders matches the engine's.
+ * nothing. After every step the gateway's count of open orders matches the engine's. Which tokens a session used the
+ * test records itself from the answers (a valid token of an Enter Order, of a Replace Order sent on or Rejected, of a
+ * replacement of 0 shares), and the gateway's token index must agree before every request.
  * <p>
  * The engine records the commands ({@link RecordingEngineProxy}) and answers, when the input says so, with SBE events
  * through the real {@link EngineEventAdapter}, as a matching engine with an empty book would: New Order accepted (an
@@ -211,6 +214,12 @@ class OrderEntryFuzzTest
         private final ArrayDeque<Object> unanswered = new ArrayDeque<>();
         private final Map<Long, Resting> book = new LinkedHashMap<>();
         private final Map<Long, String> tokens = new HashMap<>();
+        /**
+         * Every Order Token each user's session took today, by username, as the rules of OUCH 4.2 and the gateway
+         * (README, "Enter Order checks") consume them: kept apart from the gateway's token index, which the checks
+         * ask what a request will find only through this, and across restarts.
+         */
+        private final Map<String, Set<String>> usedTokens = new HashMap<>();
         private final Set<Long> sentIds = new HashSet<>();
         private int commandsSeen;
         private long nextOrderId;
@@ -232,6 +241,8 @@ class OrderEntryFuzzTest
         void restart() throws IOException
         {
             final long openOrders = orderEntry.openOrderCount();
+            final long aliceTokens = alice.tokens().size();
+            final long bobTokens = bob.tokens().size();
             alice.flush(0);
             bob.flush(0);
             CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
@@ -239,6 +250,8 @@ class OrderEntryFuzzTest
             final EngineEvents before = events;
             start(before);
             assertThat(orderEntry.openOrderCount()).as("open orders rebuilt").isEqualTo(openOrders);
+            assertThat(alice.tokens().size()).as("alice's tokens rebuilt").isEqualTo(aliceTokens);
+            assertThat(bob.tokens().size()).as("bob's tokens rebuilt").isEqualTo(bobTokens);
 
             final long aliceCount = alice.journal().count();
             final long bobCount = bob.journal().count();
@@ -287,10 +300,10 @@ class OrderEntryFuzzTest
             final ByteBuffer direct = ByteBuffer.allocateDirect(payload.length).put(payload).flip();
             final boolean replace = ReplaceOrder.LENGTH == payload.length && ReplaceOrder.TYPE == payload[0];
             final ReplaceTarget replaced = replace ? replaceTarget(sender, payload) : null;
-            final boolean replacementTokenUsed = replace && TokenIndex.MISSING !=
-                sender.tokens().get(new UnsafeBuffer(payload), ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
+            final boolean replacementTokenUsed =
+                replace && isUsed(sender, payload, ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
             final boolean enterTokenUsed = EnterOrder.LENGTH == payload.length && EnterOrder.TYPE == payload[0] &&
-                TokenIndex.MISSING != sender.tokens().get(new UnsafeBuffer(payload), EnterOrder.ORDER_TOKEN_OFFSET);
+                isUsed(sender, payload, EnterOrder.ORDER_TOKEN_OFFSET);
 
             final int outcome = adapter.onMessage(sender, direct);
 
@@ -341,6 +354,7 @@ class OrderEntryFuzzTest
                 assertThat(messages).as("a resent Enter Order's answer").isEmpty();
                 return;
             }
+            takeIfValid(sender, request.buffer(), request.offset() + EnterOrder.ORDER_TOKEN_OFFSET);
             assertThat(commands).hasSizeLessThanOrEqualTo(1);
             if (commands.isEmpty())
             {
@@ -406,6 +420,7 @@ class OrderEntryFuzzTest
                 assertThat(messages).as("a replace OUCH 4.2 ignores").isEmpty();
                 return;
             }
+            final int tokenOffset = request.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET;
             assertThat(commands).hasSizeLessThanOrEqualTo(1);
             if (commands.isEmpty())
             {
@@ -413,6 +428,7 @@ class OrderEntryFuzzTest
                     .isEqualTo(Ouch42.CROSS_TYPE_CLOSING);
                 assertThat(messages).hasSize(1);
                 checkRejected(messages.get(0), token);
+                takeIfValid(sender, request.buffer(), tokenOffset); // consumed, as an Enter Order's (OUCH 4.2 §2.2)
             }
             else if (commands.get(0) instanceof Cancel cancel)
             {
@@ -425,10 +441,16 @@ class OrderEntryFuzzTest
                         .isNotEqualTo(Ouch42.CROSS_TYPE_CLOSING);
                     assertThat(tokenUsedNow).as("a refused replace's token is not consumed").isFalse();
                 }
+                else
+                {
+                    takeIfValid(sender, request.buffer(), tokenOffset); // a cancel: its token used all the same
+                }
                 handedOver(cancel, cancel.clientOrderId(), null);
             }
             else
             {
+                assertThat(isValidToken(request.buffer(), tokenOffset)).as("a replacement token taken").isTrue();
+                takeIfValid(sender, request.buffer(), tokenOffset);
                 final Replace replace = (Replace)commands.get(0);
                 assertThat(replace.quantity()).isEqualTo(request.shares()).isBetween(1L, MAX_ORDER_SHARES);
                 assertThat(replace.price()).isEqualTo(request.price()).isBetween(1L, Ouch42.MAX_PRICE);
@@ -496,6 +518,43 @@ class OrderEntryFuzzTest
                 assertThat(message).isInstanceOfSatisfying(Modified.class,
                     (modified) -> assertThat(modified.token()).isEqualTo(token));
             }
+        }
+
+        /**
+         * @return whether the token at an offset of a request's payload is one the sender's session took today, by the
+         * oracle's own record; the gateway's index must agree.
+         */
+        private boolean isUsed(final UserSession sender, final byte[] payload, final int tokenOffset)
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(payload);
+            final boolean used = isValidToken(buffer, tokenOffset) &&
+                usedTokens(sender).contains(buffer.getStringWithoutLengthAscii(tokenOffset, Ouch42.TOKEN_LENGTH));
+            assertThat(TokenIndex.MISSING != sender.tokens().get(buffer, tokenOffset))
+                .as("the gateway's index knows the token as used").isEqualTo(used);
+            return used;
+        }
+
+        /**
+         * Records a new token of a request the gateway consumes it for: every one with a valid token (printable ASCII,
+         * not all spaces), the day's token capacity being far beyond any input's.
+         */
+        private void takeIfValid(final UserSession sender, final DirectBuffer buffer, final int tokenOffset)
+        {
+            if (isValidToken(buffer, tokenOffset))
+            {
+                usedTokens(sender).add(buffer.getStringWithoutLengthAscii(tokenOffset, Ouch42.TOKEN_LENGTH));
+            }
+        }
+
+        private static boolean isValidToken(final DirectBuffer buffer, final int tokenOffset)
+        {
+            final String token = buffer.getStringWithoutLengthAscii(tokenOffset, Ouch42.TOKEN_LENGTH);
+            return token.chars().allMatch((c) -> c >= 0x20 && c <= 0x7E) && !token.isBlank();
+        }
+
+        private Set<String> usedTokens(final UserSession sender)
+        {
+            return usedTokens.computeIfAbsent(sender.username(), (username) -> new HashSet<>());
         }
 
         private void checkRejected(final Object message, final String token)
