@@ -164,6 +164,31 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     }
 
     /**
+     * Midnight UTC has started a new trading day: every displayed resting order and every trading state an operator set
+     * is stamped with that midnight, so that the snapshots of the new day ({@link SnapshotPublisher}) and books
+     * published after a rebuild carry no Timestamp of an earlier day (ITCH 5.0 Timestamps are nanoseconds since the
+     * day's midnight, which a subscriber's snapshot gives as the orders' Add Orders: without this, an order resting
+     * since 23:59:59.5 came as an Add Order of 23:59:59.5 after the new day's System Events of its morning). The
+     * orders keep their time priority. Once a day, on the publisher's thread: a walk of every book.
+     *
+     * @param midnightNs the midnight that started the day, ns since the midnight the clock counts from: a whole
+     *                   number of days, never 0 (the clock's first day has no midnight of its own), whose time of day
+     *                   ({@link io.bourse.common.time.MidnightNanoClock#timeOfDay}) is 0.
+     */
+    void startDay(final long midnightNs)
+    {
+        for (final SymbolBook book : booksInOrder)
+        {
+            forEachOrder(book.bids, (order) -> order.timestampNs = midnightNs);
+            forEachOrder(book.asks, (order) -> order.timestampNs = midnightNs);
+            if (0 != book.tradingStateTimestampNs)
+            {
+                book.tradingStateTimestampNs = midnightNs; // 0 would mean no state was ever set
+            }
+        }
+    }
+
+    /**
      * @param symbols packed symbols, e.g. an engine shard's.
      * @return whether a book of them holds events taken while rebuilding that {@link #publishBooks} has not published
      * yet ({@link SymbolBook#unpublished}).

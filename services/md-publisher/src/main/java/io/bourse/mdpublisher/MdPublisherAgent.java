@@ -2,13 +2,15 @@ package io.bourse.mdpublisher;
 
 import io.aeron.Subscription;
 import io.bourse.common.aeron.StopRead;
+import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.concurrent.Agent;
 
 /**
  * Polls every engine shard's event stream in turn and hands each event to the market-data books (each new image of a
  * stream caught up first, {@link EngineEventStreams}), then answers the snapshot requests that came, between two
- * events, so that a snapshot stands exactly after the last increment. At the stop it reads the events already
- * published, then ends every feed with EndOfFeed ({@link #onClose}).
+ * events, so that a snapshot stands exactly after the last increment. At each midnight UTC, before the duty cycle's
+ * events, it starts the books' new trading day ({@link MarketDataBooks#startDay}). At the stop it reads the events
+ * already published, then ends every feed with EndOfFeed ({@link #onClose}).
  */
 final class MdPublisherAgent implements Agent
 {
@@ -18,30 +20,41 @@ final class MdPublisherAgent implements Agent
     private final Subscription snapshotRequests;
     private final SnapshotPublisher snapshotPublisher;
     private final MarketDataProxy proxy;
+    private final MarketDataBooks books;
+    private final MidnightNanoClock clock;
     private final int fragmentLimit;
+    /** The midnight that ends the books' trading day, on {@link #clock}. */
+    private long dayEndNs;
 
     /**
      * @param events            the engine shards' event streams, into the books.
      * @param snapshotRequests  the snapshot-request stream.
      * @param snapshotPublisher answers the requests; one snapshot per feed and duty cycle for all of them.
      * @param proxy             the feeds, ended at the stop.
+     * @param books             the books the events go into, whose day starts at each midnight.
+     * @param clock             wall-clock time, ns since midnight UTC of its start day: of the midnights.
      * @param fragmentLimit     most events read from one stream per duty cycle.
      */
     MdPublisherAgent(
         final EngineEventStreams events, final Subscription snapshotRequests,
-        final SnapshotPublisher snapshotPublisher, final MarketDataProxy proxy, final int fragmentLimit)
+        final SnapshotPublisher snapshotPublisher, final MarketDataProxy proxy, final MarketDataBooks books,
+        final MidnightNanoClock clock, final int fragmentLimit)
     {
         this.events = events;
         this.snapshotRequests = snapshotRequests;
         this.snapshotPublisher = snapshotPublisher;
         this.proxy = proxy;
+        this.books = books;
+        this.clock = clock;
         this.fragmentLimit = fragmentLimit;
+        this.dayEndNs = MidnightNanoClock.nextMidnight(clock.nanosSinceMidnight());
     }
 
     @Override
     public int doWork()
     {
-        int workCount = events.poll(fragmentLimit);
+        int workCount = startDayAtMidnight();
+        workCount += events.poll(fragmentLimit);
         workCount += snapshotRequests.poll(snapshotPublisher, SNAPSHOT_REQUEST_LIMIT);
         return workCount + snapshotPublisher.publishRequested();
     }
@@ -62,6 +75,19 @@ final class MdPublisherAgent implements Agent
         proxy.endFeeds();
         events.close();
         snapshotRequests.close();
+    }
+
+    /** @return 1 when midnight has passed and the books' new day started, else 0. */
+    private int startDayAtMidnight()
+    {
+        final long nowNs = clock.nanosSinceMidnight();
+        if (nowNs < dayEndNs)
+        {
+            return 0;
+        }
+        books.startDay(nowNs - MidnightNanoClock.timeOfDay(nowNs));
+        dayEndNs = MidnightNanoClock.nextMidnight(nowNs);
+        return 1;
     }
 
     @Override

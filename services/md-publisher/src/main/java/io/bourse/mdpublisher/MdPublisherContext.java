@@ -8,8 +8,10 @@ import io.bourse.common.config.SettingChecks;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MonotonicEpochNanoClock;
 import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.Inet4Address;
@@ -159,6 +161,7 @@ public final class MdPublisherContext
     private int l2Depth = L2_DEPTH_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
+    private EpochNanoClock epochClock;
     private boolean moldEnabled = MOLD_ENABLED_DEFAULT;
     private String moldGroup = MOLD_GROUP_DEFAULT;
     private int moldPort = MOLD_PORT_DEFAULT;
@@ -240,6 +243,10 @@ public final class MdPublisherContext
         if (null == idleStrategySupplier)
         {
             idleStrategySupplier = BackoffIdleStrategy::new;
+        }
+        if (null == epochClock)
+        {
+            epochClock = new MonotonicEpochNanoClock();
         }
         if (moldEnabled)
         {
@@ -448,6 +455,24 @@ public final class MdPublisherContext
     public MdPublisherContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
     {
         this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+
+    /** @return the wall clock, ns since the Unix epoch; null until concluded unless set. */
+    public EpochNanoClock epochClock()
+    {
+        return epochClock;
+    }
+
+    /**
+     * @param epochClock the wall clock, ns since the Unix epoch, of the feeds' times and of the midnights UTC that
+     *                   start the trading days; by default the monotonic clock offset to the wall clock once
+     *                   ({@link MonotonicEpochNanoClock}).
+     * @return this.
+     */
+    public MdPublisherContext epochClock(final EpochNanoClock epochClock)
+    {
+        this.epochClock = epochClock;
         return this;
     }
 

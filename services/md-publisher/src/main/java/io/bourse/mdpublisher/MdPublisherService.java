@@ -79,6 +79,7 @@ public final class MdPublisherService implements AutoCloseable
     {
         ctx.conclude();
         final StreamLayout layout = ctx.layout();
+        final MidnightNanoClock midnightClock = new MidnightNanoClock(ctx.epochClock());
         final SymbolDirectory directory = ctx.symbolDirectory();
         final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
         MetricsServer metricsServer = null;
@@ -108,7 +109,7 @@ public final class MdPublisherService implements AutoCloseable
             if (ctx.moldEnabled())
             {
                 moldFeed = MoldFeed.open(
-                    ctx, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
+                    ctx, metricsServer.registry(), SystemNanoClock.INSTANCE, midnightClock);
             }
             final IdleStrategy offerBackoff =
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
@@ -117,7 +118,7 @@ public final class MdPublisherService implements AutoCloseable
                 offerBackoff, AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errors.agentExceptions())),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(orders, depth, bbo, trades, boundedOffer,
-                null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), new MidnightNanoClock(), metrics,
+                null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), midnightClock, metrics,
                 errors);
             final MarketDataBooks books =
                 new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errors);
@@ -153,16 +154,16 @@ public final class MdPublisherService implements AutoCloseable
             metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
-                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errors);
+                boundedOffer, books, proxy, midnightClock, metrics, errors);
             final EngineEventStreams events = new EngineEventStreams(
-                subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books, rebuild,
+                subscriptions, shardSymbols, midnightClock, adapter, books, rebuild,
                 metrics.eventStreamRejoins, errors);
             if (null != moldFeed)
             {
                 moldFeed.agent().openWhen(events::rebuiltBooksPublished);
             }
             final Agent mdAgent = new MdPublisherAgent(
-                events, snapshotRequests, snapshotPublisher, proxy, ctx.fragmentLimit());
+                events, snapshotRequests, snapshotPublisher, proxy, books, midnightClock, ctx.fragmentLimit());
             final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());
             if (null != moldFeed && null != moldFeed.fileAnswers())
             {

@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
 
 
@@ -388,6 +389,32 @@ class MarketDataBooksTest
                 new Bbo(T2, "AAPL", 0, 0, 0, 0));
         }
         assertThat(books.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldStampTheRestingOrdersAndSetTradingStatesWithTheMidnightThatStartsANewDay()
+    {
+        final long midnight = MidnightNanoClock.NANOS_PER_DAY;
+        books.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T2, 2, AAPL, Side.BUY, 200, 1_500_000, true, 0);
+        books.onOrderAdded(T2, 3, AAPL, Side.SELL, 300, 1_500_100, true, 0);
+        books.onOrderAdded(T2, 4, AAPL, Side.SELL, 400, 1_500_100, false, 0);
+        books.onTradingStateChanged(T3, MSFT, io.bourse.sbe.engine.TradingState.HALTED);
+        events.drain();
+
+        books.startDay(midnight);
+
+        assertThat(events.drain()).as("nothing published").isEmpty();
+        books.publishBooks(new long[]{AAPL, MSFT}, midnight + 5);
+        assertThat(events.drain()).as("time priority kept; AAPL's trading state never set").containsExactly(
+            new AddOrder(midnight, "AAPL", 1, Side.BUY, 100, 1_500_000),
+            new AddOrder(midnight, "AAPL", 2, Side.BUY, 200, 1_500_000),
+            new AddOrder(midnight, "AAPL", 3, Side.SELL, 300, 1_500_100),
+            new Level(midnight + 5, "AAPL", Side.BUY, 1_500_000, 300, 2),
+            new Level(midnight + 5, "AAPL", Side.SELL, 1_500_100, 300, 1),
+            new Bbo(midnight + 5, "AAPL", 1_500_000, 300, 1_500_100, 300),
+            new TradingAction(midnight, "MSFT", 'H', "O1  "));
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test

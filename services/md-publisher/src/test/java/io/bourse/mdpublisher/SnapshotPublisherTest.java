@@ -8,6 +8,8 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.MonotonicEpochNanoClock;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.md.BookSnapshotDecoder;
@@ -17,6 +19,7 @@ import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
 import io.bourse.sbe.md.SnapshotRequestEncoder;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +30,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.sbe.engine.Side.BUY;
@@ -63,9 +67,15 @@ class SnapshotPublisherTest
 
     private void launch(final int l2Depth)
     {
+        launch(l2Depth, new MonotonicEpochNanoClock());
+    }
+
+    private void launch(final int l2Depth, final EpochNanoClock epochClock)
+    {
         CloseHelper.closeAll(aeron, service);
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         service = MdPublisherService.launch(new MdPublisherContext()
+            .epochClock(epochClock)
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
             .l2Depth(l2Depth)
@@ -112,6 +122,37 @@ class SnapshotPublisherTest
             .contains("bourse_md_snapshots_total{feed=\"orders\"} 1.0\n")
             .contains("bourse_md_snapshots_total{feed=\"depth\"} 0.0\n")
             .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
+    }
+
+    @Test
+    void shouldStampWhatRestsFromAnEarlierDayWithTheMidnightThatStartedTheNewOne()
+    {
+        final long dayEpochNs = 20_000 * MidnightNanoClock.NANOS_PER_DAY;
+        final AtomicLong wallClockNs = new AtomicLong(dayEpochNs + MidnightNanoClock.NANOS_PER_DAY - 1_000_000_000L);
+        launch(MarketDataBooks.FULL_DEPTH, wallClockNs::get); // 23:59:59
+        final long beforeMidnight = MidnightNanoClock.NANOS_PER_DAY - 500_000_000L;
+        offer(engine.orderAdded(beforeMidnight, "AAPL", 1, BUY, 100, 1_000_000, 'Y'));
+        offer(engine.orderAdded(beforeMidnight + 1, "AAPL", 2, BUY, 200, 1_000_000, 'Y'));
+        offer(engine.tradingStateChanged(beforeMidnight + 2, "MSFT", TradingState.HALTED));
+        requestSnapshot(46, Feed.ORDERS);
+        orders.awaitSnapshot(2);
+        assertThat(orders.snapshot.subList(1, 3)).containsExactly(
+            "  1 B 100 @ 1000000 t " + beforeMidnight + " by '    '",
+            "  2 B 200 @ 1000000 t " + (beforeMidnight + 1) + " by '    '");
+        orders.snapshot.clear();
+
+        wallClockNs.addAndGet(6_000_000_000L); // 00:00:05 of the next day
+        requestSnapshot(47, Feed.ORDERS);
+
+        // ITCH 5.0 Timestamps count from the day's midnight: the fanout's Add Orders of these come at 00:00:00.
+        orders.awaitSnapshot(2);
+        final long midnight = MidnightNanoClock.NANOS_PER_DAY;
+        assertThat(orders.snapshot.get(0)).matches("BookSnapshot 47 #0 AAPL after 3 at \\d+: T '    ' since 0");
+        assertThat(orders.snapshot.subList(1, 3)).containsExactly(
+            "  1 B 100 @ 1000000 t " + midnight + " by '    '",
+            "  2 B 200 @ 1000000 t " + midnight + " by '    '");
+        assertThat(orders.snapshot.get(3))
+            .matches("BookSnapshot 47 #1 MSFT after 3 at \\d+: H 'O1  ' since " + midnight);
     }
 
     @Test
