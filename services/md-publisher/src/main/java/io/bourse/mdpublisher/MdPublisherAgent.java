@@ -8,9 +8,10 @@ import org.agrona.concurrent.Agent;
 /**
  * Polls every engine shard's event stream in turn and hands each event to the market-data books (each new image of a
  * stream caught up first, {@link EngineEventStreams}), then answers the snapshot requests that came, between two
- * events, so that a snapshot stands exactly after the last increment. At each midnight UTC, before the duty cycle's
- * events, it starts the books' new trading day ({@link MarketDataBooks#startDay}). At the stop it reads the events
- * already published, then ends every feed with EndOfFeed ({@link #onClose}).
+ * events, so that a snapshot stands exactly after the last increment. In the first duty cycle after each midnight UTC,
+ * after its events and requests and before its snapshots, it starts the books' new trading day
+ * ({@link MarketDataBooks#startDay}): what rests then, the orders of that cycle's events included, takes the midnight's
+ * time. At the stop it reads the events already published, then ends every feed with EndOfFeed ({@link #onClose}).
  */
 final class MdPublisherAgent implements Agent
 {
@@ -47,15 +48,16 @@ final class MdPublisherAgent implements Agent
         this.books = books;
         this.clock = clock;
         this.fragmentLimit = fragmentLimit;
-        this.dayEndNs = MidnightNanoClock.nextMidnight(clock.nanosSinceMidnight());
+        // The clock's first midnight: one passed since it was made (a rebuild across midnight) starts the day at once.
+        this.dayEndNs = MidnightNanoClock.NANOS_PER_DAY;
     }
 
     @Override
     public int doWork()
     {
-        int workCount = startDayAtMidnight();
-        workCount += events.poll(fragmentLimit);
+        int workCount = events.poll(fragmentLimit);
         workCount += snapshotRequests.poll(snapshotPublisher, SNAPSHOT_REQUEST_LIMIT);
+        workCount += startDayAtMidnight(); // after the requests: one read after midnight is answered with the new day
         return workCount + snapshotPublisher.publishRequested();
     }
 

@@ -465,8 +465,10 @@ public final class MdPublisherContext
     }
 
     /**
-     * @param epochClock the wall clock, ns since the Unix epoch, of the feeds' times and of the midnights UTC that
-     *                   start the trading days; by default the monotonic clock offset to the wall clock once
+     * @param epochClock the wall clock, ns since the Unix epoch: of the feeds' own times (snapshots, levels, the
+     *                   MoldUDP64 session's System Events) and of the midnights UTC that start the books' trading
+     *                   days (the MoldUDP64 session's day also ends by the monotonic clock, set to this one at its
+     *                   start); by default the monotonic clock offset to the wall clock once
      *                   ({@link MonotonicEpochNanoClock}).
      * @return this.
      */

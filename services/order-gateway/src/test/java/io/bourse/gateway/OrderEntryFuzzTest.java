@@ -53,17 +53,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * caller ends the session) with nothing sent anywhere; an Enter Order yields nothing at all for a token the session
  * used before (a resend: OUCH 4.2 &sect;1.1), else either one engine New Order, carrying the request's fields and only
  * valid ones, or one Rejected for its token, never both and never neither (a command the engine cannot take is the one
- * case of both, answered Rejected 'H'); a Replace Order yields one engine Replace for an
- * open order of the session (Rejected 'H' for the replacement token when the engine cannot take it), or one Cancel of
- * that order to 0 shares and no message (a replacement of 0 shares, or one the gateway refuses: OUCH 4.2 &sect;2.2; its
- * token then not consumed), or for a closing-cross order the gateway refuses one Rejected for the replacement token, or
- * nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at most an
- * engine Cancel to its size and no message; a Modify Order at most an engine Cancel and Order Modified messages for its
- * token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with one message of
- * their kind for the order's token (Accepted and Replaced with the order's Cross Type, then only Order Modified
- * messages, for Modify Orders that came before the engine acknowledged the order); Canceled and
- * Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending
- * and CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
+ * case of both, answered Rejected 'H'); a Replace Order yields one engine Replace for an open order of the session
+ * (Rejected 'H' for the replacement token when the engine cannot take it), or one Cancel of that order to 0 shares and
+ * no message (a replacement of 0 shares, its token used all the same, or one the gateway refuses, its token not
+ * consumed: OUCH 4.2 &sect;2.2), or for a closing-cross order the gateway refuses one Rejected for the replacement
+ * token, or nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at
+ * most an engine Cancel to its size and no message; a Modify Order at most an engine Cancel and Order Modified messages
+ * for its token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with one
+ * message of their kind for the order's token (Accepted and Replaced with the order's Cross Type, then only Order
+ * Modified messages, for Modify Orders that came before the engine acknowledged the order); Canceled and Executed with
+ * one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending and
+ * CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
  * nothing. After every step the gateway's count of open orders matches the engine's. Which tokens a session used the
  * test records itself from the answers (a valid token of an Enter Order, of a Replace Order sent on or Rejected, of a
  * replacement of 0 shares), and the gateway's token index must agree before every request.
@@ -241,8 +241,6 @@ class OrderEntryFuzzTest
         void restart() throws IOException
         {
             final long openOrders = orderEntry.openOrderCount();
-            final long aliceTokens = alice.tokens().size();
-            final long bobTokens = bob.tokens().size();
             alice.flush(0);
             bob.flush(0);
             CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
@@ -250,8 +248,8 @@ class OrderEntryFuzzTest
             final EngineEvents before = events;
             start(before);
             assertThat(orderEntry.openOrderCount()).as("open orders rebuilt").isEqualTo(openOrders);
-            assertThat(alice.tokens().size()).as("alice's tokens rebuilt").isEqualTo(aliceTokens);
-            assertThat(bob.tokens().size()).as("bob's tokens rebuilt").isEqualTo(bobTokens);
+            assertThat(alice.tokens().size()).as("alice's tokens rebuilt").isEqualTo(usedTokens(alice).size());
+            assertThat(bob.tokens().size()).as("bob's tokens rebuilt").isEqualTo(usedTokens(bob).size());
 
             final long aliceCount = alice.journal().count();
             final long bobCount = bob.journal().count();
