@@ -43,13 +43,13 @@ import java.util.Arrays;
  * therefore applies before any Add Order. On the day's numbered stream (a replay, or a login naming it) a subscription
  * that leaves symbols out is counted ({@link FanoutError#SUBSCRIPTION_REFUSED}) and ignored, also one sent with the
  * Login Request, since that stream's numbers name every symbol's messages ({@link #refuseSubscription}). Other
- * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored.
- * A Logout Request closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and
- * any socket failure (the last two counted, {@link FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or
- * replay request the dispatcher's queue cannot take (the fanout is overloaded) gets Login Rejected 'S' (session not
- * available), and a subscription whose request it cannot take ends the connection: both counted ({@link
- * FanoutError#REQUEST_QUEUE_FULL}). So does a packet that breaks SoupBinTCP 4.0 or cannot be parsed ({@link
- * #receive}).
+ * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored. A
+ * Logout Request, and 15 s without a packet from the subscriber (counted, {@link FanoutError#CONNECTION_FAILED}), end
+ * the connection as {@link #endConnection} has it (End of Session on a snapshot session); the subscriber closing its
+ * socket, or any socket failure (counted, {@link FanoutError#CONNECTION_FAILED}), closes it. A Login Request whose
+ * snapshot or replay request the dispatcher's queue cannot take (the fanout is overloaded) gets Login Rejected 'S'
+ * (session not available), and a subscription whose request it cannot take ends the connection: both counted ({@link
+ * FanoutError#REQUEST_QUEUE_FULL}). So does a packet that breaks SoupBinTCP 4.0 or cannot be parsed ({@link #receive}).
  *
  * <p>End of Session only when the session is over, as SoupBinTCP 4.0 &sect;1.4 has it (a client that gets it does not
  * reconnect to that session): when the fanout stops, or at midnight UTC, which ends the trading day the session logged
@@ -702,14 +702,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Ends the connection while the session may go on: the worker missed messages, the dispatcher could not answer, a
-     * subscription's request could not be queued, or the subscriber sent a packet that could not be parsed or handled
-     * ({@link #receive}). End of Session ends a snapshot session's connection, since no login can resume that stream;
-     * not the day's numbered stream's, which the subscriber may log in to again by name from its next sequence number
-     * while its messages are kept (SoupBinTCP 4.0 &sect;1.4 has a client that got End of Session not reconnect to that
-     * session), unless that stream is over: its day has ended (missed messages in place of the day's end record), or
-     * the fanout is stopping. A login still awaiting its answer, which would have been of that stream, gets Login
-     * Rejected 'S' (session not available) instead, and closes; a connection before its Login Request gets nothing.
-     * The connection then closes as {@link #end} has it.
+     * subscription's request could not be queued, the subscriber sent a packet that could not be parsed or handled
+     * ({@link #receive}), a Logout Request, or nothing for 15 s. End of Session ends a snapshot session's connection,
+     * since no login can resume that stream; not the day's numbered stream's, which the subscriber may log in to again
+     * by name from its next sequence number while its messages are kept (SoupBinTCP 4.0 &sect;1.4 has a client that got
+     * End of Session not reconnect to that session), unless that stream is over: its day has ended (missed messages in
+     * place of the day's end record), or the fanout is stopping. A login still awaiting its answer, which would have
+     * been of that stream, gets Login Rejected 'S' (session not available) instead, and closes; a connection before its
+     * Login Request gets nothing. The connection then closes as {@link #end} has it.
      *
      * @param stopping true when the fanout is stopping: no later run serves the session's stream.
      */
@@ -890,16 +890,35 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         close();
     }
 
+    /**
+     * SoupBinTCP 4.0 Logout Request: a logged-in session's connection ends as {@link #endConnection} has it (End of
+     * Session after what the send buffer holds on a snapshot session, which no login can resume; on the day's stream
+     * the rest of the send buffer, then the shutdown), any other connection closes at once.
+     */
     @Override
     public void logoutRequest(final SoupBinTCPServer session)
     {
-        close();
+        if (loggedIn)
+        {
+            endConnection(false);
+        }
+        else
+        {
+            close();
+        }
     }
 
+    /**
+     * No packet from the subscriber for 15 s (SoupBinTCP 4.0 &sect;2.2): counted as {@link
+     * FanoutError#CONNECTION_FAILED}, and the connection ends as {@link #endConnection} has it (End of Session on a
+     * snapshot session, a subscriber that only reads learning why; a login still awaiting its answer gets Login
+     * Rejected 'S').
+     */
     @Override
-    public void heartbeatTimeout(final SoupBinTCPServer session) throws IOException
+    public void heartbeatTimeout(final SoupBinTCPServer session)
     {
-        throw new IOException("no heartbeat from subscriber");
+        errors.error(FanoutError.CONNECTION_FAILED, subscriber, "no heartbeat from subscriber");
+        endConnection(false);
     }
 
     /** SoupBinTCP 4.0 Unsequenced Data: a {@link SubscriptionMessage} message. */

@@ -58,15 +58,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link FanoutServiceTest}.
  * <p>
  * The input: byte 0 sets how many bytes the client writes at once (1 + its value, the worker running between two
- * writes, so packets arrive split anywhere), bit 0 of byte 1 has the client shut its output down after sending, and
- * the rest is what the client sends. A subscriber {@value #BYSTANDER} logs in first. After the input the fuzzed client
- * must have received a valid SoupBinTCP stream: at most one Login Accepted, first, naming the run's session or a
- * snapshot session; Sequenced Data only after it, each a whole ITCH 5.0 message of a type the fanout sends, of that
- * type's length; Login Rejected or End of Session only last. Login Rejected comes exactly when a login failure is
- * counted, End of Session exactly when a malformed packet is on a snapshot session (while the client still sends);
- * on the day's stream, whose subscriber may log in to it again, and before Login Accepted the connection closes
- * without it. Then the fuzzed client
- * closes, the worker must be back to the bystander's session alone, and the bystander must get the next live message.
+ * writes, so packets arrive split anywhere), bit 0 of byte 1 has the client shut its output down after sending, and the
+ * rest is what the client sends. A subscriber {@value #BYSTANDER} logs in first. After the input the fuzzed client must
+ * have received a valid SoupBinTCP stream: at most one Login Accepted, first, naming the run's session or a snapshot
+ * session; Sequenced Data only after it, each a whole ITCH 5.0 message of a type the fanout sends, of that type's
+ * length; Login Rejected or End of Session only last. Login Rejected comes exactly when a login failure is counted, End
+ * of Session exactly when a malformed packet or a Logout Request is on a snapshot session (while the client still
+ * sends); on the day's stream, whose subscriber may log in to it again, and before Login Accepted the connection closes
+ * without it. Then the fuzzed client closes, the worker must be back to the bystander's session alone, and the
+ * bystander must get the next live message.
  * <p>
  * Regression inputs are in {@code src/test/resources/io/bourse/fanout/SubscriberSessionFuzzTestInputs/}; a long run:
  * see the README, "Fuzzing the gateway and the fanout".
@@ -134,7 +134,7 @@ class SubscriberSessionFuzzTest
                 fuzzed.shutdownOutput();
             }
             closedByFanout |= fanout.settle(fuzzed, received, bystander);
-            checkFuzzedSession(received.toByteArray(), closedByFanout, clientCloses,
+            checkFuzzedSession(received.toByteArray(), closedByFanout, clientCloses, hasLogoutRequest(stream),
                 counter("bourse_fanout_malformed_packets") - malformedBefore,
                 counter("bourse_fanout_login_failures") - loginFailuresBefore);
 
@@ -147,11 +147,35 @@ class SubscriberSessionFuzzTest
         }
     }
 
+    /**
+     * @param stream what the fuzzed client sends.
+     * @return true when its SoupBinTCP packets, read as the fanout frames them up to a length of 0 (malformed, where
+     * the fanout stops reading), hold a whole Logout Request (type 'O', any payload).
+     */
+    private static boolean hasLogoutRequest(final byte[] stream)
+    {
+        for (int offset = 0; offset + 3 <= stream.length; )
+        {
+            final int length = ((stream[offset] & 0xFF) << 8) | (stream[offset + 1] & 0xFF);
+            if (0 == length || offset + 2 + length > stream.length)
+            {
+                return false;
+            }
+            if ('O' == stream[offset + 2])
+            {
+                return true;
+            }
+            offset += 2 + length;
+        }
+        return false;
+    }
+
     /** Checks what the fanout sent the fuzzed client. */
     private static void checkFuzzedSession(
         final byte[] sent,
         final boolean closedByFanout,
         final boolean clientCloses,
+        final boolean logoutRequest,
         final double malformedPackets,
         final double loginFailures)
     {
@@ -198,8 +222,9 @@ class SubscriberSessionFuzzTest
             assertThat(LOGIN_REJECTED == last).as("Login Rejected exactly when a login failure is counted")
                 .isEqualTo(loginFailures > 0);
             assertThat(END_OF_SESSION == last)
-                .as("End of Session exactly when a malformed packet is counted on a snapshot session")
-                .isEqualTo(malformedPackets > 0 && snapshotSession);
+                .as("End of Session exactly when a malformed packet is counted or a Logout Request sent on a " +
+                    "snapshot session")
+                .isEqualTo((malformedPackets > 0 || logoutRequest) && snapshotSession);
             if (malformedPackets > 0)
             {
                 assertThat(closedByFanout).as("the connection closes after a malformed packet").isTrue();

@@ -257,14 +257,22 @@ class WorkerAgentTest
         assertThat(errors.total()).isZero();
     }
 
-    /** What a subscriber sends after its Logout Request, in the same write, is dropped with the session. */
-    @Test
-    void shouldDropWithoutCountingAnErrorWhatFollowsALogoutRequestInTheSameRead() throws Exception
+    /**
+     * A Logout Request ends the connection, with End of Session on a snapshot session only (no login can resume its
+     * stream; before, the connection closed without it): what the subscriber sends after it, in the same write, is
+     * dropped with the session, and the session goes once the subscriber closes its end.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldEndTheConnectionAtALogoutRequestAndDropWithoutCountingAnErrorWhatFollowsItInTheSameRead(
+        final boolean snapshotSession) throws Exception
     {
+        snapshotSessions = snapshotSession;
         final TestSubscriber subscriber = connect(0);
         writeFully(subscriber, new byte[]{0, 1, 'O', 0, 3, 'U', 'x', 'y'});
-        awaitClosed(subscriber);
+        awaitEndOfStreamAndClose(subscriber);
 
+        assertThat(subscriber.ended).as("End of Session").isEqualTo(snapshotSession);
         assertThat(gauge("bourse_fanout_sessions")).isZero();
         assertThat(errors.total()).isZero();
     }
@@ -420,20 +428,26 @@ class WorkerAgentTest
      * the wall clock did (before, they ran on the wall clock, which a step forward, NTP or a resumed VM, moved past
      * the timeout at once, and a step back held off the Server Heartbeats).
      */
-    @Test
-    void shouldEndASubscriberSilentFor15sOfTheMonotonicClock() throws Exception
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldEndASubscriberSilentFor15sOfTheMonotonicClock(final boolean snapshotSession) throws Exception
     {
+        snapshotSessions = snapshotSession;
         final TestSubscriber subscriber = connect(0);
 
         clockStepNs.set(TimeUnit.SECONDS.toNanos(16));
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // far less than the 15 s timeout
-        while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
+        while (subscriber.client.receive() >= 0)
         {
             assertThat(System.nanoTime()).as("ended within 2 s of wall time").isLessThan(deadlineNs);
             dutyCycle();
         }
+        subscriber.close();
+        awaitNoSession();
 
-        assertThat(gauge("bourse_fanout_sessions")).isZero();
+        // End of Session on a snapshot session, which no login can resume (a subscriber that only reads learns why;
+        // before, the connection closed without it); the day's stream may be logged in to again from the next number.
+        assertThat(subscriber.ended).as("End of Session").isEqualTo(snapshotSession);
         assertThat(errors.count(FanoutError.CONNECTION_FAILED)).isEqualTo(1);
         assertThat(errors.total()).isEqualTo(1);
     }
@@ -1040,6 +1054,28 @@ class WorkerAgentTest
     {
         while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
         {
+            dutyCycle();
+        }
+    }
+
+    /** Runs duty cycles until the subscriber has read the end of its stream, then closes its end; awaits the close. */
+    private void awaitEndOfStreamAndClose(final TestSubscriber subscriber) throws Exception
+    {
+        while (subscriber.client.receive() >= 0)
+        {
+            dutyCycle();
+        }
+        subscriber.close();
+        awaitNoSession();
+    }
+
+    /** Runs duty cycles until the worker holds no session, for at most 5 s. */
+    private void awaitNoSession() throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (gauge("bourse_fanout_sessions") > 0)
+        {
+            assertThat(System.nanoTime()).as("sessions closed within 5 s").isLessThan(deadlineNs);
             dutyCycle();
         }
     }
