@@ -44,12 +44,13 @@ import java.util.Arrays;
  * that leaves symbols out is counted ({@link FanoutError#SUBSCRIPTION_REFUSED}) and ignored, also one sent with the
  * Login Request, since that stream's numbers name every symbol's messages ({@link #refuseSubscription}). Other
  * Unsequenced Data, or any before the Login Request, is counted ({@link FanoutError#BAD_SUBSCRIPTION}) and ignored. A
- * Logout Request, and 15 s without a packet from the subscriber (counted, {@link FanoutError#CONNECTION_FAILED}), end
- * the connection as {@link #endConnection} has it (End of Session on a snapshot session); the subscriber closing its
- * socket, or any socket failure (counted, {@link FanoutError#CONNECTION_FAILED}), closes it. A Login Request whose
- * snapshot or replay request the dispatcher's queue cannot take (the fanout is overloaded) gets Login Rejected 'S'
- * (session not available), and a subscription whose request it cannot take ends the connection: both counted ({@link
- * FanoutError#REQUEST_QUEUE_FULL}). So does a packet that breaks SoupBinTCP 4.0 or cannot be parsed ({@link #receive}).
+ * logged-in session's Logout Request, and 15 s without a packet from the subscriber (counted, {@link
+ * FanoutError#CONNECTION_FAILED}), end the connection as {@link #endConnection} has it (End of Session on a snapshot
+ * session); a Logout Request before Login Accepted, the subscriber closing its socket, or any socket failure (counted,
+ * {@link FanoutError#CONNECTION_FAILED}) closes it. A Login Request whose snapshot or replay request the dispatcher's
+ * queue cannot take (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription
+ * whose request it cannot take ends the connection: both counted ({@link FanoutError#REQUEST_QUEUE_FULL}). So does a
+ * packet that breaks SoupBinTCP 4.0 or cannot be parsed ({@link #receive}).
  *
  * <p>End of Session only when the session is over, as SoupBinTCP 4.0 &sect;1.4 has it (a client that gets it does not
  * reconnect to that session): when the fanout stops, or at midnight UTC, which ends the trading day the session logged
@@ -892,8 +893,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * SoupBinTCP 4.0 Logout Request: a logged-in session's connection ends as {@link #endConnection} has it (End of
-     * Session after what the send buffer holds on a snapshot session, which no login can resume; on the day's stream
-     * the rest of the send buffer, then the shutdown), any other connection closes at once.
+     * Session after what the send buffer holds on a snapshot session, which no login can resume, and on a day's stream
+     * that is over; on the day's stream that goes on, the rest of the send buffer, then the shutdown), any other
+     * connection closes at once.
      */
     @Override
     public void logoutRequest(final SoupBinTCPServer session)
@@ -909,14 +911,19 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * No packet from the subscriber for 15 s (SoupBinTCP 4.0 &sect;2.2): counted as {@link
+     * No packet from the subscriber for 15 s (SoupBinTCP 4.0 heartbeats): counted as {@link
      * FanoutError#CONNECTION_FAILED}, and the connection ends as {@link #endConnection} has it (End of Session on a
      * snapshot session, a subscriber that only reads learning why; a login still awaiting its answer gets Login
-     * Rejected 'S').
+     * Rejected 'S'). Nothing for a session already closed or ending in this duty cycle (its subscriber closed, or a
+     * socket failure counted already).
      */
     @Override
     public void heartbeatTimeout(final SoupBinTCPServer session)
     {
+        if (closed || ending)
+        {
+            return;
+        }
         errors.error(FanoutError.CONNECTION_FAILED, subscriber, "no heartbeat from subscriber");
         endConnection(false);
     }

@@ -149,15 +149,21 @@ class SubscriberSessionFuzzTest
 
     /**
      * @param stream what the fuzzed client sends.
-     * @return true when its SoupBinTCP packets, read as the fanout frames them up to a length of 0 (malformed, where
-     * the fanout stops reading), hold a whole Logout Request (type 'O', any payload).
+     * @return true when its SoupBinTCP packets, framed as nassau frames them, hold a whole Logout Request (type 'O',
+     * any payload). A Packet Length of 0 is the last packet looked at: nassau hands its type over with no payload,
+     * then reads the type byte again as the next Packet Length, at least 0x2B00 for a type it handles, a packet past
+     * its receive buffer: malformed, so the fanout reads no further.
      */
     private static boolean hasLogoutRequest(final byte[] stream)
     {
         for (int offset = 0; offset + 3 <= stream.length; )
         {
             final int length = ((stream[offset] & 0xFF) << 8) | (stream[offset + 1] & 0xFF);
-            if (0 == length || offset + 2 + length > stream.length)
+            if (0 == length)
+            {
+                return 'O' == stream[offset + 2];
+            }
+            if (offset + 2 + length > stream.length)
             {
                 return false;
             }
