@@ -134,6 +134,19 @@ public final class MdPublisherContext
      * number 1, is not held back on loopback.
      */
     public static final int MOLD_REQUESTS_PER_SECOND_DEFAULT = 20_000;
+    /**
+     * Receive buffer asked for the re-request socket (SO_RCVBUF), in bytes; 0 for the kernel's default. A burst of
+     * Request Packets past what it holds is dropped by the kernel before the feed reads it, counted in
+     * {@code bourse_md_mold_request_socket_drops_total}; Linux gives at most twice {@code net.core.rmem_max}.
+     */
+    public static final String MOLD_REQUEST_RECEIVE_BUFFER_BYTES_PROP_NAME =
+        "bourse.md.mold.request.receive.buffer.bytes";
+    /**
+     * Default request socket receive buffer: 4 MiB, which Linux doubles (where {@code net.core.rmem_max} allows it)
+     * for its overhead: some 10,000 Request Packets queued at once on loopback, a 20-byte datagram taking about 830
+     * bytes of it, where the kernel's default of 208 KiB holds 256.
+     */
+    public static final int MOLD_REQUEST_RECEIVE_BUFFER_BYTES_DEFAULT = 4 * 1024 * 1024;
     /** Time without a packet, in milliseconds, after which a Heartbeat is sent. */
     public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
     /** Default heartbeat interval: one second. */
@@ -175,6 +188,7 @@ public final class MdPublisherContext
     private String moldStoreDir = MOLD_STORE_DIR_DEFAULT;
     private long moldStoreFileBytes = MOLD_STORE_FILE_BYTES_DEFAULT;
     private int moldRequestsPerSecond = MOLD_REQUESTS_PER_SECOND_DEFAULT;
+    private int moldRequestReceiveBufferBytes = MOLD_REQUEST_RECEIVE_BUFFER_BYTES_DEFAULT;
     private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
     private int moldEndOfSessionMs = MOLD_END_OF_SESSION_MS_DEFAULT;
     private InetAddress moldGroupAddress;
@@ -212,6 +226,8 @@ public final class MdPublisherContext
             .moldStoreFileBytes(settings.getLong(MOLD_STORE_FILE_BYTES_PROP_NAME, MOLD_STORE_FILE_BYTES_DEFAULT))
             .moldRequestsPerSecond(
                 settings.getInt(MOLD_REQUESTS_PER_SECOND_PROP_NAME, MOLD_REQUESTS_PER_SECOND_DEFAULT))
+            .moldRequestReceiveBufferBytes(settings.getInt(
+                MOLD_REQUEST_RECEIVE_BUFFER_BYTES_PROP_NAME, MOLD_REQUEST_RECEIVE_BUFFER_BYTES_DEFAULT))
             .moldHeartbeatIntervalMs(
                 settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
             .moldEndOfSessionMs(settings.getInt(MOLD_END_OF_SESSION_MS_PROP_NAME, MOLD_END_OF_SESSION_MS_DEFAULT));
@@ -290,6 +306,8 @@ public final class MdPublisherContext
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
         checkPositive(MOLD_STORE_FILE_BYTES_PROP_NAME, moldStoreFileBytes);
         checkRange(MOLD_REQUESTS_PER_SECOND_PROP_NAME, moldRequestsPerSecond, 0, Integer.MAX_VALUE);
+        checkRange(
+            MOLD_REQUEST_RECEIVE_BUFFER_BYTES_PROP_NAME, moldRequestReceiveBufferBytes, 0, Integer.MAX_VALUE);
         checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
         checkRange(MOLD_END_OF_SESSION_MS_PROP_NAME, moldEndOfSessionMs, 0, MOLD_END_OF_SESSION_MS_MAX);
     }
@@ -704,6 +722,24 @@ public final class MdPublisherContext
     public MdPublisherContext moldRequestsPerSecond(final int moldRequestsPerSecond)
     {
         this.moldRequestsPerSecond = moldRequestsPerSecond;
+        return this;
+    }
+
+    /** @return receive buffer asked for the re-request socket, in bytes; 0 for the kernel's default. */
+    public int moldRequestReceiveBufferBytes()
+    {
+        return moldRequestReceiveBufferBytes;
+    }
+
+    /**
+     * @param moldRequestReceiveBufferBytes receive buffer asked for the re-request socket (SO_RCVBUF), in bytes; 0 for
+     *                                      the kernel's default. The kernel may give less (Linux: at most twice
+     *                                      {@code net.core.rmem_max}), which the feed logs at start.
+     * @return this.
+     */
+    public MdPublisherContext moldRequestReceiveBufferBytes(final int moldRequestReceiveBufferBytes)
+    {
+        this.moldRequestReceiveBufferBytes = moldRequestReceiveBufferBytes;
         return this;
     }
 

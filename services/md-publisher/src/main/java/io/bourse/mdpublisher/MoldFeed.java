@@ -78,10 +78,13 @@ final class MoldFeed implements AutoCloseable
             multicastChannel.configureBlocking(false);
 
             requestChannel = DatagramChannel.open(StandardProtocolFamily.INET);
+            askReceiveBuffer(requestChannel, ctx.moldRequestReceiveBufferBytes());
             requestChannel.bind(new InetSocketAddress(ctx.moldInterfaceAddress(), ctx.moldRequestPort()));
             requestChannel.configureBlocking(false);
 
             final MoldMetrics metrics = new MoldMetrics(registry);
+            metrics.requestSocketDrops(new UdpSocketDrops(
+                UdpSocketDrops.PROC_NET_UDP, (InetSocketAddress)requestChannel.getLocalAddress()));
             final DatagramChannel sessionsChannel = multicastChannel;
             final FeedSession.Factory sessionFactory = (name) -> openSession(ctx, sessionsChannel, name, metrics);
             firstSession = sessionFactory.open(ctx.moldSession());
@@ -118,6 +121,32 @@ final class MoldFeed implements AutoCloseable
         {
             CloseHelper.quietCloseAll(firstSession, multicastChannel, requestChannel);
             throw ex;
+        }
+    }
+
+    /**
+     * Asks for the request socket's receive buffer, and logs when the kernel gives less: a burst of Request Packets
+     * past it is dropped before the feed reads it.
+     *
+     * @param channel the request socket, not yet bound.
+     * @param bytes   the receive buffer asked for, 0 for the kernel's default.
+     * @throws IOException when the socket refuses the option.
+     */
+    private static void askReceiveBuffer(final DatagramChannel channel, final int bytes) throws IOException
+    {
+        if (0 == bytes)
+        {
+            return;
+        }
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, bytes);
+        final int given = channel.getOption(StandardSocketOptions.SO_RCVBUF);
+        if (given < bytes)
+        {
+            System.err.println("[md-mold] the MoldUDP64 request socket's receive buffer (SO_RCVBUF) is " + given +
+                " bytes, not the " + bytes + " asked for (" +
+                MdPublisherContext.MOLD_REQUEST_RECEIVE_BUFFER_BYTES_PROP_NAME + "): the kernel caps it (Linux: at " +
+                "twice net.core.rmem_max; raise that with sysctl). Request Packets of a burst past it are dropped " +
+                "before they are read, counted in bourse_md_mold_request_socket_drops_total");
         }
     }
 

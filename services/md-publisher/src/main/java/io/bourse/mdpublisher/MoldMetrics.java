@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -16,7 +17,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * requests per second; {@code send_failed}, whose answer the socket refused: {@link MoldRequestServer};
  * {@code file_busy}, for the session file while its answers' queue was full: {@link MoldFileAnswers}) and
  * {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data points are
- * resolved at start-up so that counting allocates nothing.
+ * resolved at start-up so that counting allocates nothing. {@code bourse_md_mold_request_socket_drops_total}, Request
+ * Packets the kernel dropped at the request socket before the feed could read them (its receive buffer full), is read
+ * from the kernel at each scrape ({@link #requestSocketDrops}).
  */
 final class MoldMetrics
 {
@@ -33,12 +36,14 @@ final class MoldMetrics
     private final CounterDataPoint requestsSendFailed;
     private final CounterDataPoint requestsFileBusy;
     private final CounterDataPoint errors;
+    private final PrometheusRegistry registry;
 
     /**
      * @param registry where to register.
      */
     MoldMetrics(final PrometheusRegistry registry)
     {
+        this.registry = registry;
         final Counter packets = Counter.builder()
             .name("bourse_md_mold_packets_total")
             .help("MoldUDP64 Downstream Packets sent to the multicast group, by type")
@@ -71,6 +76,29 @@ final class MoldMetrics
         requestsFileBusy = unanswered.labelValues("file_busy");
         errors = counter(registry, "bourse_md_mold_errors_total",
             "Untranslatable market data and failed MoldUDP64 sends or receives");
+    }
+
+    /**
+     * Registers {@code bourse_md_mold_request_socket_drops_total}, which reads the kernel's count at each scrape and
+     * has no data point while the kernel gives none ({@link UdpSocketDrops#UNKNOWN}: not Linux).
+     *
+     * @param drops the request socket's drops.
+     */
+    void requestSocketDrops(final UdpSocketDrops drops)
+    {
+        CounterWithCallback.builder()
+            .name("bourse_md_mold_request_socket_drops_total")
+            .help("MoldUDP64 Request Packets the kernel dropped at the request socket, its receive buffer full, " +
+                "before the feed read them (Linux /proc/net/udp)")
+            .callback((callback) ->
+            {
+                final long dropped = drops.drops();
+                if (UdpSocketDrops.UNKNOWN != dropped)
+                {
+                    callback.call(dropped);
+                }
+            })
+            .register(registry);
     }
 
     private static CounterDataPoint counter(final PrometheusRegistry registry, final String name, final String help)

@@ -43,8 +43,10 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MoldReceiver.Request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The MoldUDP64 feed agent driven by hand under a clock the test advances: real SBE market data in, handed over as the
@@ -93,6 +95,8 @@ class MoldFeedAgentTest
     private BooleanSupplier booksRebuilt = () -> true;
     /** Requests answered per second to one requester ({@link MdPublisherContext#moldRequestsPerSecond}). */
     private int requestsPerSecond = MdPublisherContext.MOLD_REQUESTS_PER_SECOND_DEFAULT;
+    /** The request socket's receive buffer asked for ({@link MdPublisherContext#moldRequestReceiveBufferBytes}). */
+    private int requestReceiveBufferBytes = MdPublisherContext.MOLD_REQUEST_RECEIVE_BUFFER_BYTES_DEFAULT;
 
     @BeforeEach
     void setUp() throws IOException
@@ -523,6 +527,51 @@ class MoldFeedAgentTest
         assertThat(Multicast.receive(other, DATAGRAM_WAIT_MS))
             .isEqualTo(hex(SESSION_HEX + " 0000000000000002 0001 0027 " + AAPL_DIRECTORY));
         assertThat(counter("bourse_md_mold_requests_unanswered", "rate_limited")).isEqualTo(19);
+    }
+
+    /**
+     * A burst of Request Packets past the request socket's receive buffer (here the least the kernel gives, some 4 KB)
+     * is dropped by the kernel before the feed reads it: those dropped are counted from the kernel's own count (Linux
+     * /proc/net/udp), so that every request sent is either read or counted as dropped. Before, the kernel's drops were
+     * counted nowhere.
+     */
+    @Test
+    void shouldCountTheRequestsTheKernelDropsAtTheFullRequestSocket() throws IOException
+    {
+        assumeTrue(Files.isReadable(UdpSocketDrops.PROC_NET_UDP), "Linux only");
+        requestReceiveBufferBytes = 1;
+        final int burst = 200;
+        startAndSendBurst(burst);
+
+        awaitTrue(() ->
+        {
+            readAllRequests();
+            return burst == counter("bourse_md_mold_requests", null) +
+                counter("bourse_md_mold_request_socket_drops", null);
+        });
+        assertThat(counter("bourse_md_mold_request_socket_drops", null)).isPositive();
+    }
+
+    /**
+     * The default receive buffer, 4 MiB, holds a burst of 1,000 Request Packets (from 50 receivers asking 20 each at
+     * once, say), where the kernel's default of 208 KiB dropped about three quarters of them. Run where
+     * {@code net.core.rmem_max} lets the socket have it.
+     */
+    @Test
+    void shouldReadABurstOfRequestsWholeWithTheDefaultReceiveBuffer() throws IOException
+    {
+        assumeTrue(Files.isReadable(UdpSocketDrops.PROC_NET_UDP), "Linux only");
+        final long rmemMax = Long.parseLong(Files.readAllLines(Path.of("/proc/sys/net/core/rmem_max")).getFirst());
+        assumeTrue(2 * rmemMax >= requestReceiveBufferBytes, "net.core.rmem_max caps the receive buffer");
+        final int burst = 1_000;
+        startAndSendBurst(burst);
+
+        awaitTrue(() ->
+        {
+            readAllRequests();
+            return burst == counter("bourse_md_mold_requests", null);
+        });
+        assertThat(counter("bourse_md_mold_request_socket_drops", null)).isZero();
     }
 
     @Test
@@ -1002,6 +1051,7 @@ class MoldFeedAgentTest
             .moldStoreDir(storeDir)
             .moldEndOfSessionMs(endOfSessionMs)
             .moldRequestsPerSecond(requestsPerSecond)
+            .moldRequestReceiveBufferBytes(requestReceiveBufferBytes)
             .conclude();
         feed = MoldFeed.open(ctx, registry, nanoClock, midnightClock);
         agent = feed.agent();
@@ -1150,6 +1200,29 @@ class MoldFeedAgentTest
         }
         other.send(ByteBuffer.wrap(request), requestAddress);
         nextRequestPoll();
+    }
+
+    /** Starts the feed and sends it this many Request Packets at once, from one requester. */
+    private void startAndSendBurst(final int burst) throws IOException
+    {
+        start(1400, 100);
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+        final ByteBuffer request = ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001"));
+        for (int i = 0; i < burst; i++)
+        {
+            requester.send(request.clear(), requestAddress);
+        }
+    }
+
+    /** Runs duty cycles, one per request poll interval, until one reads no request. */
+    private void readAllRequests()
+    {
+        do
+        {
+            nextRequestPoll();
+        }
+        while (agent.doWork() > 0);
     }
 
     private void nextRequestPoll()
