@@ -44,7 +44,7 @@ final class UdpSocketDrops
 
     /**
      * @return datagrams the kernel dropped at the socket since it was opened, or {@link #UNKNOWN} when the table has
-     * no line for it or cannot be read.
+     * no line for it, cannot be read, or has no number in the line's last column (so that a scrape never fails here).
      */
     long drops()
     {
@@ -62,7 +62,14 @@ final class UdpSocketDrops
             final String[] fields = lines.get(i).trim().split("\\s+");
             if (fields.length > LOCAL_ADDRESS_FIELD + 1 && localAddress.equals(fields[LOCAL_ADDRESS_FIELD]))
             {
-                return Long.parseLong(fields[fields.length - 1]);
+                try
+                {
+                    return Long.parseLong(fields[fields.length - 1]);
+                }
+                catch (final NumberFormatException ex)
+                {
+                    return UNKNOWN;
+                }
             }
         }
         return UNKNOWN;

@@ -57,9 +57,12 @@ class UdpSocketDropsTest
     }
 
     @Test
-    void shouldAnswerUnknownForASocketNotInTheTableOrNoTable() throws IOException
+    void shouldAnswerUnknownForASocketNotInTheTableOrWithoutACountOrNoTable() throws IOException
     {
         assertThat(drops(17002)).isEqualTo(UdpSocketDrops.UNKNOWN);
+        final Path noDrops = Files.writeString(dir.resolve("old"), TABLE.replace("12345", "-"));
+        assertThat(new UdpSocketDrops(noDrops, new InetSocketAddress("127.0.0.1", 17001)).drops())
+            .isEqualTo(UdpSocketDrops.UNKNOWN);
         assertThat(new UdpSocketDrops(dir.resolve("none"), new InetSocketAddress("127.0.0.1", 17001)).drops())
             .isEqualTo(UdpSocketDrops.UNKNOWN);
     }
