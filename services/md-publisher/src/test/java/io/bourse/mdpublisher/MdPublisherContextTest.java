@@ -55,6 +55,9 @@ class MdPublisherContextTest
             .conclude().moldRequestsPerSecond()).isEqualTo(500);
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_REQUESTS_PER_SECOND", "0")))
             .conclude().moldRequestsPerSecond()).as("no limit").isZero();
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of(
+            "BOURSE_MD_MOLD_REQUEST_RECEIVE_BUFFER_BYTES", "65536"))).conclude().moldRequestReceiveBufferBytes())
+            .isEqualTo(65536);
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_END_OF_SESSION_MS", "0")))
             .moldEndOfSessionMs()).isZero();
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_STORE_DIR", "none")))
@@ -90,6 +93,7 @@ class MdPublisherContextTest
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
         assertThat(ctx.moldEndOfSessionMs()).isEqualTo(1000);
         assertThat(ctx.moldRequestsPerSecond()).isEqualTo(20_000);
+        assertThat(ctx.moldRequestReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
         // A session per run and per day, the first named after the run's start in UTC to the second, MMddHHmmss.
         assertThat(ctx.moldDailySessions()).isTrue();
@@ -123,6 +127,8 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldEndOfSessionMs(-1), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldEndOfSessionMs(4001), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldRequestsPerSecond(-1), MdPublisherContext.MOLD_REQUESTS_PER_SECOND_PROP_NAME);
+        assertBad((ctx) -> ctx.moldRequestReceiveBufferBytes(-1),
+            MdPublisherContext.MOLD_REQUEST_RECEIVE_BUFFER_BYTES_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(-1), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(1001), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertThatThrownBy(() -> MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_ENABLED", "yes"))))

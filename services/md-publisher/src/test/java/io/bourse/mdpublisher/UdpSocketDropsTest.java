@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,24 +33,22 @@ class UdpSocketDropsTest
     @TempDir
     private Path dir;
 
-    @BeforeEach
-    void setUp()
-    {
-        assumeTrue(ByteOrder.LITTLE_ENDIAN == ByteOrder.nativeOrder(), "the table's addresses are little-endian");
-    }
-
     @Test
     void shouldWriteTheLocalAddressAsTheKernelDoes() throws IOException
     {
+        assumeLittleEndian();
         assertThat(UdpSocketDrops.localAddressField((Inet4Address)InetAddress.getByName("127.0.0.1"), 17001))
             .isEqualTo("0100007F:4269");
         assertThat(UdpSocketDrops.localAddressField((Inet4Address)InetAddress.getByName("10.1.2.3"), 80))
             .isEqualTo("0302010A:0050");
+        assertThat(UdpSocketDrops.localAddressField((Inet4Address)InetAddress.getByName("1.2.3.200"), 65535))
+            .as("the top byte's sign bit set").isEqualTo("C8030201:FFFF");
     }
 
     @Test
     void shouldReadTheDropsOfTheSocketsLine() throws IOException
     {
+        assumeLittleEndian();
         assertThat(drops(17001)).isEqualTo(12_345);
         assertThat(drops(0xB603)).isZero();
     }
@@ -59,6 +56,7 @@ class UdpSocketDropsTest
     @Test
     void shouldAnswerUnknownForASocketNotInTheTableOrWithoutACountOrNoTable() throws IOException
     {
+        assumeLittleEndian();
         assertThat(drops(17002)).isEqualTo(UdpSocketDrops.UNKNOWN);
         final Path noDrops = Files.writeString(dir.resolve("old"), TABLE.replace("12345", "-"));
         assertThat(new UdpSocketDrops(noDrops, new InetSocketAddress("127.0.0.1", 17001)).drops())
@@ -72,6 +70,11 @@ class UdpSocketDropsTest
     {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> new UdpSocketDrops(UdpSocketDrops.PROC_NET_UDP, new InetSocketAddress("::1", 17001)));
+    }
+
+    private static void assumeLittleEndian()
+    {
+        assumeTrue(ByteOrder.LITTLE_ENDIAN == ByteOrder.nativeOrder(), "the table's addresses are little-endian");
     }
 
     private long drops(final int port) throws IOException
