@@ -540,16 +540,7 @@ class MoldFeedAgentTest
     {
         assumeTrue(Files.isReadable(UdpSocketDrops.PROC_NET_UDP), "Linux only");
         requestReceiveBufferBytes = 1;
-        final int burst = 200;
-        startAndSendBurst(burst);
-
-        awaitTrue(() ->
-        {
-            readAllRequests();
-            return burst == counter("bourse_md_mold_requests", null) +
-                counter("bourse_md_mold_request_socket_drops", null);
-        });
-        assertThat(counter("bourse_md_mold_request_socket_drops", null)).isPositive();
+        assertThat(sendBurstUntilReadOrDropped(200)).isPositive();
     }
 
     /**
@@ -564,16 +555,7 @@ class MoldFeedAgentTest
         assumeTrue(Files.isReadable(UdpSocketDrops.PROC_NET_UDP) && Files.isReadable(rmemMaxFile), "Linux only");
         final long rmemMax = Long.parseLong(Files.readAllLines(rmemMaxFile).getFirst());
         assumeTrue(rmemMax >= requestReceiveBufferBytes, "net.core.rmem_max caps the receive buffer");
-        final int burst = 1_000;
-        startAndSendBurst(burst);
-
-        awaitTrue(() ->
-        {
-            readAllRequests();
-            return burst == counter("bourse_md_mold_requests", null) +
-                counter("bourse_md_mold_request_socket_drops", null);
-        });
-        assertThat(counter("bourse_md_mold_request_socket_drops", null)).isZero();
+        assertThat(sendBurstUntilReadOrDropped(1_000)).isZero();
     }
 
     @Test
@@ -1204,8 +1186,13 @@ class MoldFeedAgentTest
         nextRequestPoll();
     }
 
-    /** Starts the feed and sends it this many Request Packets at once, from one requester. */
-    private void startAndSendBurst(final int burst) throws IOException
+    /**
+     * Starts the feed, sends it this many Request Packets at once from one requester, and runs duty cycles until every
+     * one is either read or counted as dropped by the kernel.
+     *
+     * @return the requests the kernel dropped.
+     */
+    private long sendBurstUntilReadOrDropped(final int burst) throws IOException
     {
         start(1400, 100);
         agent.doWork();
@@ -1215,6 +1202,13 @@ class MoldFeedAgentTest
         {
             requester.send(request.clear(), requestAddress);
         }
+        awaitTrue(() ->
+        {
+            readAllRequests();
+            return burst == counter("bourse_md_mold_requests", null) +
+                counter("bourse_md_mold_request_socket_drops", null);
+        });
+        return counter("bourse_md_mold_request_socket_drops", null);
     }
 
     /** Runs duty cycles, one per request poll interval, until one reads no request. */
