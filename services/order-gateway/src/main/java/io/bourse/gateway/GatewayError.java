@@ -31,11 +31,15 @@ enum GatewayError
      */
     LOGIN_TIMEOUT,
     /**
-     * A connection accepted while as many as allowed await their login (it is closed), or a login while as many users
-     * as allowed are logged in, or of a session that needs a session index when none is left for the day (Login
-     * Rejected 'S').
+     * A login while as many users as allowed are logged in, or of a session that needs a session index when none is
+     * left for the day (Login Rejected 'S').
      */
     SESSION_LIMIT,
+    /**
+     * A connection accepted while as many as allowed await their login ({@code BOURSE_GATEWAY_MAX_PENDING_LOGINS}): it
+     * is closed at once, before any packet.
+     */
+    PENDING_LOGIN_LIMIT,
     /**
      * An Enter or Replace Order with a new Order Token beyond the day's token capacity of its session or of the gateway
      * (also counted in {@code bourse_gateway_rejects_total}); it is Rejected, the session goes on.

@@ -249,7 +249,7 @@ final class SessionRegistry
         {
             if (pendingLogins >= maxPendingLogins)
             {
-                metrics.error(GatewayError.SESSION_LIMIT, channel.getRemoteAddress(), pendingLimitDetail);
+                metrics.error(GatewayError.PENDING_LOGIN_LIMIT, channel.getRemoteAddress(), pendingLimitDetail);
                 channel.close();
                 return null;
             }

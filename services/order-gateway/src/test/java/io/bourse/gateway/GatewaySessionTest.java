@@ -814,7 +814,7 @@ class GatewaySessionTest
                     new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
             }
             assertThat(Metrics.gauge(registry, "bourse_gateway_pending_logins")).isEqualTo(1);
-            assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "session_limit")).isEqualTo(1);
+            assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "pending_login_limit")).isEqualTo(1);
             assertThat(Metrics.sum(registry, "bourse_gateway_errors_total")).isEqualTo(1);
         }
     }
