@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * close of the trading day), {@code bourse_gateway_system_cancels_total} (orders canceled to their owners, OUCH 4.2
  * Canceled 'Z', because a new run of their shard started without them), {@code bourse_gateway_cancels_resent_total}
  * (cancels sent again because a new run of their shard joined the command stream past them and the order is still
- * above the size they asked for),
+ * above the size they asked for, and clients' cancels sent once their shard could take them),
  * {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_duplicate_events_total} (engine events heard again after a
  * restart, which the journals already answer), {@code bourse_gateway_replayed_events_total} (engine events
@@ -150,7 +150,8 @@ final class GatewayMetrics
             .help("Open orders canceled to their owners (OUCH Canceled 'Z') because their shard restarted without them")
             .register(registry);
         cancelsResent = Counter.builder().withoutExemplars().name("bourse_gateway_cancels_resent_total")
-            .help("Cancels sent again: a new run of their shard joined the command stream past them, no run answered")
+            .help("Cancels sent again: a new run of their shard joined the command stream past them, no run " +
+                "answered; or a client's, once its shard could take it")
             .register(registry);
         unmatchedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);

@@ -154,7 +154,10 @@ final class OrderEntry
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     /** clientOrderIds of the orders whose cancel on disconnect their shard could not take yet. */
     private final LongHashSet cancelsOnDisconnectToRetry = new LongHashSet();
-    /** clientOrderIds of the orders whose lost cancels ({@link #onCommandStreamJoined}) their shard could not take. */
+    /**
+     * clientOrderIds of the orders whose lost cancels ({@link #onCommandStreamJoined}) or clients' cancels
+     * ({@link #cancel}) their shard could not take.
+     */
     private final LongHashSet lostCancelsToRetry = new LongHashSet();
     private long nextCancelRetryNs;
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
@@ -455,11 +458,9 @@ final class OrderEntry
             metrics.reject(problem);
             return;
         }
-        if (shares < order.openShares &&
-            !sendCancel(order, clock.midnightNs(), shares))
+        if (shares < order.openShares)
         {
-            metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
-            return;
+            cancel(order, shares);
         }
         if (order.isAcknowledged())
         {
@@ -696,10 +697,10 @@ final class OrderEntry
     }
 
     /**
-     * Sends an order's lost cancels again: the cancel of each Modify Order awaiting its answer, oldest first, so that
-     * the new run's answers (Order Modified) come in their order, then one down to {@link OrderState#cancelToShares}
-     * when that asks for less. One of them still on its way past the join changes nothing when it comes, as each
-     * cancel down to a size does nothing to an order already at or below it. Counts the order in
+     * Sends an order's lost or kept cancels again: the cancel of each Modify Order awaiting its answer, oldest first,
+     * so that the new run's answers (Order Modified) come in their order, then one down to {@link
+     * OrderState#cancelToShares} when that asks for less. One of them still on its way past the join changes nothing
+     * when it comes, as each cancel down to a size does nothing to an order already at or below it. Counts the order in
      * {@code bourse_gateway_cancels_resent_total} once all are handed over.
      *
      * @return false when the order's shard cannot take them now: all are sent again later.
@@ -779,10 +780,10 @@ final class OrderEntry
 
     /**
      * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the first was kept and then at most that
-     * often, the cancels on disconnect their shard could not take ({@link #onSessionEnd}, and the close's), and the
-     * lost cancels it could not take at a join ({@link #onCommandStreamJoined}), each to a shard that can take a
-     * command now; one whose order is done (or, for a lost cancel, no longer above its size) meanwhile is dropped.
-     * Nothing to do costs two size checks.
+     * often, the cancels on disconnect their shard could not take ({@link #onSessionEnd}, and the close's), the lost
+     * cancels it could not take at a join ({@link #onCommandStreamJoined}) and the clients' cancels it could not take
+     * ({@link #cancel}), each to a shard that can take a command now; one whose order is done (or, for the last two,
+     * no longer above its size) meanwhile is dropped. Nothing to do costs two size checks.
      *
      * @return cancels handed over.
      */
@@ -1525,12 +1526,20 @@ final class OrderEntry
         return true;
     }
 
+    /**
+     * Sends a client's cancel (Cancel Order, or a Modify Order's reduction) of the order down to a size; one its shard
+     * cannot take now (down, or its command stream full) is kept and sent again with the order's lost cancels by
+     * {@link #retryCancels()} until the shard takes it or the order is at or below the size: OUCH 4.2 has no message
+     * to refuse a cancel, and a dropped one left the order to trade on once its shard, recovered from the event
+     * archive, was back, while its client waited for a Canceled.
+     */
     private void cancel(final OrderState order, final long shares)
     {
         if (!sendCancel(order, clock.midnightNs(), shares))
         {
-            // OUCH 4.2 has no message to refuse a cancel: the client sees no Canceled and may retry.
-            metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
+            order.cancelKept(shares);
+            startCancelRetryInterval();
+            lostCancelsToRetry.add(order.clientOrderId);
         }
     }
 

@@ -73,16 +73,16 @@ final class OrderState
      */
     long commandPosition;
     /**
-     * The smallest size, in shares, that the cancels of the order this gateway process sent through the engine asked
-     * for: Cancel Orders, the cancels of Modify Orders, and the gateway's own full cancels (on disconnect, the
-     * close's), 0 for a full cancel; {@link #NO_CANCEL} when none, or forgotten at a Cancel Reject. A cancel down to a
-     * size does nothing to an order already at or below it, so this one cancel stands for all of them when they are
-     * sent again.
+     * The smallest size, in shares, that the cancels of the order this gateway process sent through the engine, or kept
+     * to send ({@link #cancelKept}), asked for: Cancel Orders, the cancels of Modify Orders, and the gateway's own full
+     * cancels (on disconnect, the close's), 0 for a full cancel; {@link #NO_CANCEL} when none, or forgotten at a Cancel
+     * Reject. A cancel down to a size does nothing to an order already at or below it, so this one cancel stands for
+     * all of them when they are sent again.
      */
     long cancelToShares = NO_CANCEL;
     /**
      * Position of the shard's command stream just after the last cancel that asked for {@link #cancelToShares}, in
-     * bytes, on this gateway's own publication; 0 when none.
+     * bytes, on this gateway's own publication; 0 when none, or when it is kept, not sent yet.
      */
     long cancelToPosition;
 
@@ -99,6 +99,17 @@ final class OrderState
             cancelToShares = shares;
             cancelToPosition = position;
         }
+    }
+
+    /**
+     * Remembers a cancel of the order that the shard's command stream could not take now, to be sent again: it stands
+     * for every cancel down to a larger size, as {@link #cancelSent} does, with no position on the stream.
+     *
+     * @param shares the size it cancels the order down to, 0 for all of it.
+     */
+    void cancelKept(final long shares)
+    {
+        cancelSent(shares, 0);
     }
 
     /**

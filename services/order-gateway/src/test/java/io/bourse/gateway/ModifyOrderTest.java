@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.NANO_TIME;
 import static io.bourse.gateway.OrderEntryFixture.PRICE;
 import static io.bourse.gateway.OrderEntryFixture.T0;
 import static io.bourse.gateway.OrderEntryFixture.T1;
@@ -263,5 +264,72 @@ class ModifyOrderTest
         assertThat(fixture.messages(fixture.alice)).hasSize(2);
         assertThat(fixture.rejects("modify_backlog")).isEqualTo(1);
         assertThat(fixture.rejects("unknown_order")).isEqualTo(1);
+    }
+
+    /**
+     * A Cancel Order down to a size, then a full one, while the order's shard cannot take a command (down): neither is
+     * dropped. Both are kept as one full cancel, sent once the shard can take it at the retry 100 ms on, and the
+     * engine's Canceled is the client's; nothing is counted as refused.
+     */
+    @Test
+    void shouldKeepACancelOrderItsShardCannotTakeAndSendItOnceTheShardCan()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+        fixture.cancelOrder("S1", 40);
+        fixture.send(fixture.alice);
+        fixture.cancelOrder("S1", 0);
+        fixture.send(fixture.alice);
+        final int kept = fixture.orderEntry.cancelsToRetry();
+        fixture.engine.available = true;
+        final int tooEarly = fixture.orderEntry.retryCancels();
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
+        final int retried = fixture.orderEntry.retryCancels();
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(kept).isOne();
+        assertThat(tooEarly).isZero();
+        assertThat(retried).isOne();
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
+        assertThat(fixture.engine.commands().subList(before + 2, fixture.engine.commands().size()))
+            .as("the two refused by the stream, then the one kept").containsExactly(new Cancel(0, T1, id(1, 1), 0));
+        assertThat(fixture.messages(fixture.alice).subList(1, fixture.messages(fixture.alice).size()))
+            .isEqualTo(List.of(new Canceled(T2, "S1", 100, 'U')));
+        assertThat(fixture.rejects("engine_unavailable")).isZero();
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_cancels_resent_total", null)).isOne();
+    }
+
+    /**
+     * A Modify Order that reduces while the order's shard cannot take a command is queued, not dropped: its cancel is
+     * sent once the shard can, and answered Order Modified when the engine's cancel comes back; one whose order an
+     * execution took below its size meanwhile is answered then, and its kept cancel is dropped.
+     */
+    @Test
+    void shouldKeepTheCancelOfAModifyOrderItsShardCannotTakeAndAnswerItOnceTheEngineHasCanceled()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        fixture.enterAccepted(fixture.alice, "S2", 'S', 2);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+        fixture.modifyOrder("S1", 'T', 60);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S2", 'S', 70);
+        fixture.send(fixture.alice);
+        final int answersWhileDown = fixture.messages(fixture.alice).size();
+        fixture.events.executed(T1, 9001, "AAPL", 50, PRICE, id(2, 1), 200, Side.BUY, id(1, 2), 102, 50, 0);
+        fixture.engine.available = true;
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
+        final int retried = fixture.orderEntry.retryCancels();
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(answersWhileDown).isEqualTo(2);
+        assertThat(retried).as("S2 executed below its new size meanwhile").isOne();
+        assertThat(fixture.engine.commands().subList(before + 2, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T1, id(1, 1), 60));
+        assertThat(fixture.messages(fixture.alice).subList(2, fixture.messages(fixture.alice).size())).isEqualTo(
+            List.of(new Executed(T1, "S2", 50, PRICE, 'A', 9001), new Modified(T1, "S2", 'S', 50),
+                new Modified(T2, "S1", 'T', 60)));
+        assertThat(fixture.rejects("engine_unavailable")).isZero();
     }
 }
