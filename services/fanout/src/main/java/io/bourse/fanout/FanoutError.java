@@ -15,8 +15,9 @@ enum FanoutError
      */
     UNTRANSLATABLE_MESSAGE,
     /**
-     * An increment of a second md-publisher, while the dispatcher follows another one's stream: ignored (the books
-     * stay those of the stream followed).
+     * An increment of an older md-publisher's stream than the one the dispatcher follows: ignored (the books stay
+     * those of the stream followed). A newer one's increment starts recovery from its snapshot instead
+     * ({@link MarketDataRecovery}).
      */
     OTHER_PUBLISHER,
     /**

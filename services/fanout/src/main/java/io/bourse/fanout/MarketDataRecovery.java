@@ -1,5 +1,6 @@
 package io.bourse.fanout;
 
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.BoundedOffer;
@@ -39,8 +40,13 @@ import java.util.function.LongSupplier;
  * answering another subscriber's request serves as well as one's own; snapshots that come while in step are ignored.
  *
  * <p>In step, an increment that is not the next sequence number of the followed image is a gap: the book is no longer
- * the stream's, and recovery starts again. Increments of any other image are ignored (the dispatcher counts them as
- * errors). The dispatcher ends the sessions served from the old book.
+ * the stream's, and recovery starts again. So is an increment of a newer image than the followed one (a larger
+ * correlation id: its publisher started later) while the followed image is still there: an md-publisher that crashed
+ * leaves its image for as long as the media driver takes to time its client out (about 10 s), during which its
+ * successor's increments came and the books stood still, served to new logins as if current. Increments of an older
+ * image are ignored (the dispatcher counts them as errors): a second md-publisher started by mistake is followed, the
+ * first one's ignored, and a snapshot is taken from the newest image only, so that the two cannot take turns. The
+ * dispatcher ends the sessions served from the old book.
  *
  * <p>An EndOfFeed of the followed image (schema version 6: its publisher stops) that names the last increment applied
  * ends the feed: the book is final and stays in step, so the publisher's image may go without a gap (its stop is no
@@ -78,6 +84,8 @@ final class MarketDataRecovery
     private static final int BODY_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final int SCRATCH_LENGTH = 128;
     private static final long NO_IMAGE_MARKED = Long.MIN_VALUE;
+    /** Correlation id of no image: below every image's. */
+    private static final long NO_IMAGE = -1;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
@@ -99,6 +107,8 @@ final class MarketDataRecovery
     /** Volatile: the metrics thread reads it for the readiness. */
     private volatile boolean live;
     private int imageSessionId;
+    /** The followed image's correlation id: an image with a larger one is a newer publisher's. */
+    private long imageCorrelationId;
     private long nextSequenceNumber;
     private boolean requested;
     private long lastProgressNs;
@@ -116,7 +126,8 @@ final class MarketDataRecovery
     private String lastGapCause = "";
 
     /**
-     * @param marketData       the market-data stream, whose images are checked.
+     * @param marketData       the market-data stream, whose images are checked; null for none (messages handed to
+     *                         {@link #onMessage} only, without {@link #doWork}).
      * @param snapshotRequests the snapshot-request stream.
      * @param requestIds       ids for requests, unique per media driver ({@code Aeron::nextCorrelationId}).
      * @param translator       SBE to ITCH, the dispatcher's.
@@ -286,7 +297,9 @@ final class MarketDataRecovery
         }
         if (sessionId != imageSessionId)
         {
-            return OTHER_PUBLISHER;
+            return isNewerImage(sessionId) ? gap("a newer md-publisher's stream (Aeron image) sent an increment " +
+                "while the one followed was still there: its md-publisher is taken for dead (a crash), not waited " +
+                "for until the media driver times it out") : OTHER_PUBLISHER;
         }
         if (sequenceNumber != nextSequenceNumber)
         {
@@ -312,11 +325,36 @@ final class MarketDataRecovery
         return ENDED;
     }
 
+    /**
+     * @return true when the image of the session is newer than the followed one (a larger correlation id): a
+     *         publisher that started after it. A few reads of the subscription's images, no allocation.
+     */
+    private boolean isNewerImage(final int sessionId)
+    {
+        return correlationId(sessionId) > imageCorrelationId;
+    }
+
+    /** @return true when the session's image is the stream's newest (no image has a larger correlation id). */
+    private boolean isNewestImage(final int sessionId)
+    {
+        return correlationId(sessionId) >= newestImage();
+    }
+
+    /**
+     * @return the correlation id of the session's image, {@link #NO_IMAGE} when the stream has none of that session
+     *         (or there is no stream: messages handed to {@link #onMessage} without one).
+     */
+    private long correlationId(final int sessionId)
+    {
+        final Image image = null == marketData ? null : marketData.imageBySessionId(sessionId);
+        return null == image ? NO_IMAGE : image.correlationId();
+    }
+
     /** @return the largest correlation id of the stream's images (a newer image has a larger one), -1 for none. */
     private long newestImage()
     {
-        long newest = -1;
-        for (int i = 0, count = marketData.imageCount(); i < count; i++)
+        long newest = NO_IMAGE;
+        for (int i = 0, count = null == marketData ? 0 : marketData.imageCount(); i < count; i++)
         {
             newest = Math.max(newest, marketData.imageAtIndex(i).correlationId());
         }
@@ -339,6 +377,10 @@ final class MarketDataRecovery
         final long messageIndex = bookSnapshot.messageIndex();
         if (0 == messageIndex)
         {
+            if (!isNewestImage(sessionId))
+            {
+                return; // an older md-publisher's answer: the newest one's increments would end its book at once
+            }
             book.clear();
             snapshotUnderWay = true;
             snapshotId = bookSnapshot.snapshotId();
@@ -404,7 +446,7 @@ final class MarketDataRecovery
         {
             follow(sessionId, snapshotSequenceNumber);
         }
-        else if (0 == snapshotComplete.messageCount())
+        else if (0 == snapshotComplete.messageCount() && isNewestImage(sessionId))
         {
             // A snapshot of no book: every book empty, every symbol trading.
             book.clear();
@@ -418,6 +460,7 @@ final class MarketDataRecovery
         live = true;
         ended = false;
         imageSessionId = sessionId;
+        imageCorrelationId = correlationId(sessionId);
         nextSequenceNumber = sequenceNumber + 1;
     }
 

@@ -139,8 +139,10 @@ class FanoutServiceTest
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
         marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(marketData::isConnected);
-        // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
+        // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book. Taken
+        // before the test goes on: a real md-publisher started first would make it an older stream's snapshot.
         offer(sbe.snapshotComplete(1));
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
     }
 
     /** @return two workers with the default session limits, on ephemeral ports. */
@@ -1310,7 +1312,15 @@ class FanoutServiceTest
             .metricsPort(0)
             .jvmMetrics(false)
             .moldEnabled(false));
-        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 2.0\n"));
+        try
+        {
+            awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 2.0\n"));
+        }
+        catch (final Throwable ex)
+        {
+            mdPublisher.close(); // its Aeron client would outlive the test's media driver and exit the JVM
+            throw ex;
+        }
         return mdPublisher;
     }
 

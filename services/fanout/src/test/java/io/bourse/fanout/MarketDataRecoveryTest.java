@@ -120,6 +120,50 @@ class MarketDataRecoveryTest
             "the md-publisher's stream (Aeron image) has gone without ending its feed, after sequence number 1");
     }
 
+    /**
+     * A newer publisher's increment while the followed image is still there (its md-publisher crashed, and the media
+     * driver has not timed its client out yet: about 10 s in which the books stood still and new logins got them)
+     * starts recovery at once. Then a snapshot of the older image, book or no book, is not taken, the newer one's is,
+     * and the older image's increments are ignored, so that two md-publishers running at once cannot take turns.
+     */
+    @Test
+    void shouldRecoverFromANewerPublisherWhoseIncrementComesWhileTheFollowedImageIsStillThere()
+    {
+        final Aeron aeron = embedded.aeron();
+        final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
+        final MarketDataRecovery recovery = new MarketDataRecovery(
+            marketData, aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID), () -> 1,
+            new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
+        final MarketDataEncoder older = new MarketDataEncoder();
+        final MarketDataEncoder newer = new MarketDataEncoder();
+        final Publication crashed = follow(aeron, marketData, recovery, older);
+        final Publication next = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA_STREAM_ID);
+        awaitImages(marketData, 2);
+
+        assertThat(recovery.onMessage(older.buffer, 0, older.addOrder(2_000, "AAPL", 2, Side.BUY, 100, 1_000_000),
+            crashed.sessionId())).isEqualTo(MarketDataRecovery.APPLY);
+        assertThat(recovery.onMessage(newer.buffer, 0, newer.addOrder(3_000, "AAPL", 3, Side.BUY, 100, 1_000_000),
+            next.sessionId())).isEqualTo(MarketDataRecovery.GAP);
+        assertThat(recovery.lastGapCause()).startsWith("a newer md-publisher's stream (Aeron image) sent an increment");
+        assertThat(recovery.onMessage(older.buffer, 0, older.snapshotComplete(1), crashed.sessionId()))
+            .as("the older image's snapshot of no book").isEqualTo(MarketDataRecovery.TAKEN);
+        assertThat(recovery.onMessage(older.buffer, 0, older.bookSnapshot(2, 0, "AAPL",
+            new long[]{1, 'B', 100, 1_000_000, 1_000}), crashed.sessionId())).isEqualTo(MarketDataRecovery.TAKEN);
+        assertThat(recovery.onMessage(older.buffer, 0, older.snapshotComplete(2, 1), crashed.sessionId()))
+            .as("the older image's snapshot of a book").isEqualTo(MarketDataRecovery.TAKEN);
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(recovery.onMessage(newer.buffer, 0, newer.snapshotComplete(3), next.sessionId()))
+            .isEqualTo(MarketDataRecovery.RECOVERED);
+        assertThat(recovery.onMessage(older.buffer, 0, older.addOrder(4_000, "AAPL", 4, Side.BUY, 100, 1_000_000),
+            crashed.sessionId())).isEqualTo(MarketDataRecovery.OTHER_PUBLISHER);
+        assertThat(recovery.onMessage(newer.buffer, 0, newer.addOrder(5_000, "AAPL", 5, Side.BUY, 100, 1_000_000),
+            next.sessionId())).isEqualTo(MarketDataRecovery.APPLY);
+        assertThat(recovery.isLive()).isTrue();
+        crashed.close();
+        next.close();
+        awaitImages(marketData, 0);
+    }
+
     /** @return a new publisher's image, which the recovery follows from a snapshot of no book and one increment. */
     private static Publication follow(
         final Aeron aeron, final Subscription marketData, final MarketDataRecovery recovery,
