@@ -402,9 +402,8 @@ final class OrderEntry
         replacement.minimumQuantity = message.minimumQuantity();
         session.tokens().put(buffer, tokenOffset, replacement.clientOrderId);
 
-        replacement.commandPosition = !sendKeptCancelsFirst(existing) ? 0 : engine.replaceOrder(
-            replacement.shardId, clock.midnightNs(), existing.clientOrderId, replacement.clientOrderId, shares, price,
-            replacement.timeInForce);
+        replacement.commandPosition = engine.replaceOrder(replacement.shardId, clock.midnightNs(),
+            existing.clientOrderId, replacement.clientOrderId, shares, price, replacement.timeInForce);
         if (replacement.commandPosition > 0)
         {
             records.replacementSent(replacement);
@@ -689,11 +688,7 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lostCancels)
         {
-            if (resendCancel(order, timestampNs))
-            {
-                lostCancelsToRetry.remove(order.clientOrderId);
-            }
-            else
+            if (!resendCancel(order, timestampNs))
             {
                 startCancelRetryInterval();
                 lostCancelsToRetry.add(order.clientOrderId);
@@ -939,8 +934,7 @@ final class OrderEntry
 
     /**
      * @return the cancels waiting for their shard to take them, which {@link #retryCancels()} sends: on disconnect and
-     *         the close's, the lost ones a shard could not take at a join and the clients' (Cancel Order, Modify
-     *         Order) it could not take (an order kept in both sets counts twice);
+     *         the close's, and the lost ones a shard could not take at a join (an order kept in both counts twice);
      *         any thread (an estimate).
      */
     int cancelsToRetry()
@@ -965,7 +959,6 @@ final class OrderEntry
     /** Marks the order's cancel on disconnect, or the close's cancel, taken by its shard, and counts it. */
     private void onGatewayCancelSent(final OrderState order)
     {
-        lostCancelsToRetry.remove(order.clientOrderId); // the full cancel stands for every other
         order.gatewayCancelSent = true;
         metrics.gatewayCancel(order.openAtClose);
     }
@@ -1534,27 +1527,6 @@ final class OrderEntry
     }
 
     /**
-     * Before a client's next cancel or replace of an order whose cancels are kept ({@link #cancel}), sends them, so
-     * that the engine takes the client's requests in the order they came: else a Modify would be answered after a later
-     * one's cancel, and a replace would leave a kept cancel naming the order it replaced.
-     *
-     * @return true when none is kept, or all are handed over; false when the shard cannot take them now.
-     */
-    private boolean sendKeptCancelsFirst(final OrderState order)
-    {
-        if (!lostCancelsToRetry.contains(order.clientOrderId))
-        {
-            return true;
-        }
-        if (!resendCancel(order, clock.midnightNs()))
-        {
-            return false;
-        }
-        lostCancelsToRetry.remove(order.clientOrderId);
-        return true;
-    }
-
-    /**
      * Sends a client's cancel (Cancel Order, or a Modify Order's reduction) of the order down to a size; one its shard
      * cannot take now (down, or its command stream full) is kept and sent again with the order's lost cancels by
      * {@link #retryCancels()} until the shard takes it or the order is at or below the size: OUCH 4.2 has no message
@@ -1563,7 +1535,7 @@ final class OrderEntry
      */
     private void cancel(final OrderState order, final long shares)
     {
-        if (!sendKeptCancelsFirst(order) || !sendCancel(order, clock.midnightNs(), shares))
+        if (!sendCancel(order, clock.midnightNs(), shares))
         {
             order.cancelKept(shares);
             startCancelRetryInterval();
