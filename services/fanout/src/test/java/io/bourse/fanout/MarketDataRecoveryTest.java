@@ -85,9 +85,7 @@ class MarketDataRecoveryTest
     {
         final Aeron aeron = embedded.aeron();
         final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
-        final MarketDataRecovery recovery = new MarketDataRecovery(
-            marketData, aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID), () -> 1,
-            new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
+        final MarketDataRecovery recovery = recovery(aeron, marketData);
         final MarketDataEncoder encoder = new MarketDataEncoder();
 
         final Publication stopped = follow(aeron, marketData, recovery, encoder);
@@ -131,9 +129,7 @@ class MarketDataRecoveryTest
     {
         final Aeron aeron = embedded.aeron();
         final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
-        final MarketDataRecovery recovery = new MarketDataRecovery(
-            marketData, aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID), () -> 1,
-            new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
+        final MarketDataRecovery recovery = recovery(aeron, marketData);
         final MarketDataEncoder older = new MarketDataEncoder();
         final MarketDataEncoder newer = new MarketDataEncoder();
         final Publication crashed = follow(aeron, marketData, recovery, older);
@@ -162,6 +158,14 @@ class MarketDataRecoveryTest
         crashed.close();
         next.close();
         awaitImages(marketData, 0);
+    }
+
+    /** @return a recovery of the market-data subscription, requesting on its own stream, on the test's clock. */
+    private MarketDataRecovery recovery(final Aeron aeron, final Subscription marketData)
+    {
+        return new MarketDataRecovery(
+            marketData, aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID), () -> 1,
+            new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
     }
 
     /** @return a new publisher's image, which the recovery follows from a snapshot of no book and one increment. */

@@ -158,7 +158,7 @@ final class OrderEntry
      * clientOrderIds of the orders whose lost cancels ({@link #onCommandStreamJoined}) or clients' cancels
      * ({@link #cancel}) their shard could not take.
      */
-    private final LongHashSet lostCancelsToRetry = new LongHashSet();
+    private final LongHashSet cancelsToResend = new LongHashSet();
     private long nextCancelRetryNs;
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
     private final TradedOrders tradedOrders = new TradedOrders();
@@ -690,8 +690,7 @@ final class OrderEntry
         {
             if (!resendCancel(order, timestampNs))
             {
-                startCancelRetryInterval();
-                lostCancelsToRetry.add(order.clientOrderId);
+                keepCancelsToResend(order);
             }
         }
     }
@@ -772,7 +771,7 @@ final class OrderEntry
     /** Starts the wait before {@link #retryCancels()} sends a cancel that is about to be kept, when none is yet. */
     private void startCancelRetryInterval()
     {
-        if (cancelsOnDisconnectToRetry.isEmpty() && lostCancelsToRetry.isEmpty())
+        if (cancelsOnDisconnectToRetry.isEmpty() && cancelsToResend.isEmpty())
         {
             nextCancelRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
         }
@@ -789,7 +788,7 @@ final class OrderEntry
      */
     int retryCancels()
     {
-        if (cancelsOnDisconnectToRetry.isEmpty() && lostCancelsToRetry.isEmpty())
+        if (cancelsOnDisconnectToRetry.isEmpty() && cancelsToResend.isEmpty())
         {
             return 0;
         }
@@ -815,17 +814,17 @@ final class OrderEntry
                 sent++;
             }
         }
-        final LongHashSet.LongIterator lost = lostCancelsToRetry.iterator();
-        while (lost.hasNext())
+        final LongHashSet.LongIterator toResend = cancelsToResend.iterator();
+        while (toResend.hasNext())
         {
-            final OrderState order = orders.get(lost.nextValue());
+            final OrderState order = orders.get(toResend.nextValue());
             if (null == order || !isCancelUnanswered(order))
             {
-                lost.remove();
+                toResend.remove();
             }
             else if (resendCancel(order, timestampNs))
             {
-                lost.remove();
+                toResend.remove();
                 sent++;
             }
         }
@@ -939,7 +938,7 @@ final class OrderEntry
      */
     int cancelsToRetry()
     {
-        return cancelsOnDisconnectToRetry.size() + lostCancelsToRetry.size();
+        return cancelsOnDisconnectToRetry.size() + cancelsToResend.size();
     }
 
     /**
@@ -1538,9 +1537,15 @@ final class OrderEntry
         if (!sendCancel(order, clock.midnightNs(), shares))
         {
             order.cancelKept(shares);
-            startCancelRetryInterval();
-            lostCancelsToRetry.add(order.clientOrderId);
+            keepCancelsToResend(order);
         }
+    }
+
+    /** Keeps the order's lost or client's cancels for {@link #retryCancels()} to send ({@link #resendCancel}). */
+    private void keepCancelsToResend(final OrderState order)
+    {
+        startCancelRetryInterval();
+        cancelsToResend.add(order.clientOrderId);
     }
 
     /**
