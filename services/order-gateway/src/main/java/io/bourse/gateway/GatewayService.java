@@ -117,7 +117,7 @@ public final class GatewayService implements AutoCloseable
                 .name("bourse_gateway_cancels_to_retry")
                 .help("Cancels waiting for their engine shard to take them (it was down or full), sent again every " +
                     "100 ms: on disconnect and at the close, of the trading day and of closed days, and the day's " +
-                    "cancels an earlier run of the shard took and never answered")
+                    "cancels an earlier run of the shard took and never answered, and clients' cancels")
                 .callback((callback) -> callback.call(agent.cancelsToRetry()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()

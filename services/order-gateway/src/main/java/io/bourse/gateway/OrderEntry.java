@@ -402,8 +402,9 @@ final class OrderEntry
         replacement.minimumQuantity = message.minimumQuantity();
         session.tokens().put(buffer, tokenOffset, replacement.clientOrderId);
 
-        replacement.commandPosition = engine.replaceOrder(replacement.shardId, clock.midnightNs(),
-            existing.clientOrderId, replacement.clientOrderId, shares, price, replacement.timeInForce);
+        replacement.commandPosition = !sendKeptCancelsFirst(existing) ? 0 : engine.replaceOrder(
+            replacement.shardId, clock.midnightNs(), existing.clientOrderId, replacement.clientOrderId, shares, price,
+            replacement.timeInForce);
         if (replacement.commandPosition > 0)
         {
             records.replacementSent(replacement);
@@ -688,7 +689,11 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lostCancels)
         {
-            if (!resendCancel(order, timestampNs))
+            if (resendCancel(order, timestampNs))
+            {
+                cancelsToResend.remove(order.clientOrderId);
+            }
+            else
             {
                 keepCancelsToResend(order);
             }
@@ -933,8 +938,8 @@ final class OrderEntry
 
     /**
      * @return the cancels waiting for their shard to take them, which {@link #retryCancels()} sends: on disconnect and
-     *         the close's, and the lost ones a shard could not take at a join (an order kept in both counts twice);
-     *         any thread (an estimate).
+     *         the close's, the lost ones a shard could not take at a join and the clients' (Cancel Order, Modify
+     *         Order) it could not take (an order kept in both sets counts twice); any thread (an estimate).
      */
     int cancelsToRetry()
     {
@@ -958,6 +963,7 @@ final class OrderEntry
     /** Marks the order's cancel on disconnect, or the close's cancel, taken by its shard, and counts it. */
     private void onGatewayCancelSent(final OrderState order)
     {
+        cancelsToResend.remove(order.clientOrderId); // the full cancel stands for every other
         order.gatewayCancelSent = true;
         metrics.gatewayCancel(order.openAtClose);
     }
@@ -1526,15 +1532,40 @@ final class OrderEntry
     }
 
     /**
+     * Before a client's next cancel or replace of an order whose cancels are kept ({@link #cancel}, or lost ones a
+     * join could not send), sends them, so that the engine takes the client's requests in the order they came: else a
+     * Modify Order would be answered after a later one's cancel, and a Cancel Order before a Replace Order would come
+     * after the replace, naming the order it replaced, and leave the replacement on the book. Kept ones the order no
+     * longer needs (at or below their size) are dropped unsent, as {@link #retryCancels()} drops them.
+     *
+     * @return true when none is kept, or all are handed over; false when the shard cannot take them now (all stay
+     *         kept).
+     */
+    private boolean sendKeptCancelsFirst(final OrderState order)
+    {
+        if (!cancelsToResend.contains(order.clientOrderId))
+        {
+            return true;
+        }
+        if (isCancelUnanswered(order) && !resendCancel(order, clock.midnightNs()))
+        {
+            return false;
+        }
+        cancelsToResend.remove(order.clientOrderId);
+        return true;
+    }
+
+    /**
      * Sends a client's cancel (Cancel Order, or a Modify Order's reduction) of the order down to a size; one its shard
      * cannot take now (down, or its command stream full) is kept and sent again with the order's lost cancels by
-     * {@link #retryCancels()} until the shard takes it or the order is at or below the size: OUCH 4.2 has no message
+     * {@link #retryCancels()}, or before the client's next cancel or replace of the order ({@link
+     * #sendKeptCancelsFirst}), until the shard takes it or the order is at or below the size: OUCH 4.2 has no message
      * to refuse a cancel, and a dropped one left the order to trade on once its shard, recovered from the event
      * archive, was back, while its client waited for a Canceled.
      */
     private void cancel(final OrderState order, final long shares)
     {
-        if (!sendCancel(order, clock.midnightNs(), shares))
+        if (!sendKeptCancelsFirst(order) || !sendCancel(order, clock.midnightNs(), shares))
         {
             order.cancelKept(shares);
             keepCancelsToResend(order);

@@ -292,8 +292,9 @@ class ModifyOrderTest
         assertThat(tooEarly).isZero();
         assertThat(retried).isOne();
         assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
-        assertThat(fixture.engine.commands().subList(before + 2, fixture.engine.commands().size()))
-            .as("the two refused by the stream, then the one kept").containsExactly(new Cancel(0, T1, id(1, 1), 0));
+        assertThat(fixture.engine.commands().subList(before + 1, fixture.engine.commands().size()))
+            .as("the first refused by the stream (the second waits behind it, not offered), then the one kept")
+            .containsExactly(new Cancel(0, T1, id(1, 1), 0));
         assertThat(fixture.messages(fixture.alice).subList(1, fixture.messages(fixture.alice).size()))
             .isEqualTo(List.of(new Canceled(T2, "S1", 100, 'U')));
         assertThat(fixture.rejects("engine_unavailable")).isZero();
@@ -331,5 +332,55 @@ class ModifyOrderTest
             List.of(new Executed(T1, "S2", 50, PRICE, 'A', 9001), new Modified(T1, "S2", 'S', 50),
                 new Modified(T2, "S1", 'T', 60)));
         assertThat(fixture.rejects("engine_unavailable")).isZero();
+    }
+
+    /**
+     * A Modify Order kept while the shard was down, then another once it can take commands, before the retry: the
+     * kept one's cancel goes first, so the engine takes them in the client's order and each is answered Order
+     * Modified, with no Canceled; nothing is left to retry.
+     */
+    @Test
+    void shouldSendAKeptCancelBeforeTheClientsNextOneSoThatTheyAreAnsweredInOrder()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+        fixture.modifyOrder("S1", 'T', 60);
+        fixture.send(fixture.alice);
+        fixture.engine.available = true;
+        fixture.modifyOrder("S1", 'T', 50);
+        fixture.send(fixture.alice);
+        fixture.events.canceled(T1, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 10, 50, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(fixture.engine.commands().subList(before + 1, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T0, id(1, 1), 60), new Cancel(0, T0, id(1, 1), 50));
+        assertThat(fixture.messages(fixture.alice).subList(1, fixture.messages(fixture.alice).size())).isEqualTo(
+            List.of(new Modified(T1, "S1", 'T', 60), new Modified(T2, "S1", 'T', 50)));
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
+    }
+
+    /**
+     * A Modify Order kept while the shard is down, then the session's end, whose cancel on disconnect is kept too: the
+     * retry sends the full cancel only, which stands for the kept one, and not the kept one after it.
+     */
+    @Test
+    void shouldNotSendAKeptCancelAfterTheCancelOnDisconnectOfItsOrder()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+        fixture.modifyOrder("S1", 'T', 60);
+        fixture.send(fixture.alice);
+        fixture.orderEntry.onSessionEnd(fixture.alice);
+        fixture.engine.available = true;
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
+        final int retried = fixture.orderEntry.retryCancels();
+
+        assertThat(retried).isOne();
+        assertThat(fixture.engine.commands().subList(before + 1, fixture.engine.commands().size()))
+            .as("the Modify's refused by the stream, then the cancel on disconnect").containsExactly(
+                new Cancel(0, T1, id(1, 1), 0));
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
     }
 }

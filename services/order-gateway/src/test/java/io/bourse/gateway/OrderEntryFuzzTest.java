@@ -59,11 +59,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * consumed: OUCH 4.2 &sect;2.2), or for a closing-cross order the gateway refuses one Rejected for the replacement
  * token, or nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at
  * most an engine Cancel to its size and no message; a Modify Order at most an engine Cancel and Order Modified messages
- * for its token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with one
- * message of their kind for the order's token (Accepted and Replaced with the order's Cross Type, then only Order
- * Modified messages, for Modify Orders that came before the engine acknowledged the order); Canceled and Executed with
- * one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending and
- * CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
+ * for its token, never a Rejected. A client's cancel the engine could not take is kept: the order's next Replace,
+ * Cancel or Modify Order sends the kept ones first (the engine takes them in the client's order), or, while the engine
+ * still cannot take them, offers nothing (a Replace Order then Rejected 'H', a cancel kept behind them); the clock's
+ * retries send kept cancels only, and none once taken. Checked after an engine event: Accepted, Replaced and Rejected
+ * answer with one message of their kind for the order's token (Accepted and Replaced with the order's Cross Type, then
+ * only Order Modified messages, for Modify Orders that came before the engine acknowledged the order); Canceled and
+ * Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending
+ * and CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
  * nothing. After every step the gateway's count of open orders matches the engine's. Which tokens a session used the
  * test records itself from the answers (a valid token of an Enter Order, of a Replace Order sent on or Rejected, of a
  * replacement of 0 shares), and the gateway's token index must agree before every request.
@@ -99,8 +102,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OrderEntryFuzzTest
 {
-    /** The open order a Replace Order named when it was sent: its clientOrderId and Cross Type. */
-    private record ReplaceTarget(long clientOrderId, byte crossType)
+    /**
+     * The open order a Replace, Cancel or Modify Order named when it was sent: its clientOrderId, Cross Type, and
+     * whether a cancel of it was kept (the shard could not take it) and not sent since.
+     */
+    private record Target(long clientOrderId, byte crossType, boolean cancelKept)
     {
     }
 
@@ -221,6 +227,12 @@ class OrderEntryFuzzTest
          */
         private final Map<String, Set<String>> usedTokens = new HashMap<>();
         private final Set<Long> sentIds = new HashSet<>();
+        /**
+         * Orders with a client's cancel the engine could not take when it came, not sent since: the gateway keeps it
+         * until the engine can take it, and sends it before the client's next cancel or replace of the order, or at
+         * a retry; a superset of the gateway's, which drops those the order no longer needs.
+         */
+        private final Set<Long> keptCancels = new HashSet<>();
         private int commandsSeen;
         private long nextOrderId;
         private long nextMatchNumber;
@@ -245,6 +257,7 @@ class OrderEntryFuzzTest
             bob.flush(0);
             CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
             restarts++;
+            keptCancels.clear(); // a stopping gateway forgets them (README)
             final EngineEvents before = events;
             start(before);
             assertThat(orderEntry.openOrderCount()).as("open orders rebuilt").isEqualTo(openOrders);
@@ -281,11 +294,24 @@ class OrderEntryFuzzTest
             rebuild.rebuild(bob);
         }
 
+        /** The clock advances; the gateway's duty cycle sends its kept cancels again, every 100 ms. */
         void tick()
         {
             nowNs += 1_000_000L;
             midnightNs += 1_000L;
             clock.set(nowNs, midnightNs);
+            orderEntry.retryCancels();
+            final Set<Long> resent = new HashSet<>();
+            for (final Object command : newCommands())
+            {
+                assertThat(command).isInstanceOfSatisfying(Cancel.class, (cancel) -> assertThat(keptCancels)
+                    .as("a retry sends kept cancels only, each until the engine takes it")
+                    .contains(cancel.clientOrderId()));
+                final long clientOrderId = ((Cancel)command).clientOrderId();
+                resent.add(clientOrderId);
+                handedOver(command, clientOrderId, null);
+            }
+            keptCancels.removeAll(resent);
         }
 
         /** One SoupBinTCP Unsequenced Data payload from a logged-in user, as nassau hands it over. */
@@ -297,7 +323,7 @@ class OrderEntryFuzzTest
             final double unknownBefore = metrics.unknownIn.get();
             final ByteBuffer direct = ByteBuffer.allocateDirect(payload.length).put(payload).flip();
             final boolean replace = ReplaceOrder.LENGTH == payload.length && ReplaceOrder.TYPE == payload[0];
-            final ReplaceTarget replaced = replace ? replaceTarget(sender, payload) : null;
+            final Target target = target(sender, payload);
             final boolean replacementTokenUsed =
                 replace && isUsed(sender, payload, ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
             final boolean enterTokenUsed = EnterOrder.LENGTH == payload.length && EnterOrder.TYPE == payload[0] &&
@@ -331,10 +357,11 @@ class OrderEntryFuzzTest
             {
                 case EnterOrder.TYPE ->
                     checkEnter(sender, new EnterOrder().wrap(buffer, 0), enterTokenUsed, commands, messages);
-                case ReplaceOrder.TYPE -> checkReplace(sender, new ReplaceOrder().wrap(buffer, 0), replaced,
+                case ReplaceOrder.TYPE -> checkReplace(sender, new ReplaceOrder().wrap(buffer, 0), target,
                     replacementTokenUsed, commands, messages);
-                case CancelOrder.TYPE -> checkCancel(sender, new CancelOrder().wrap(buffer, 0), commands, messages);
-                default -> checkModify(sender, new ModifyOrder().wrap(buffer, 0), commands, messages);
+                case CancelOrder.TYPE ->
+                    checkCancel(sender, new CancelOrder().wrap(buffer, 0), target, commands, messages);
+                default -> checkModify(sender, new ModifyOrder().wrap(buffer, 0), target, commands, messages);
             }
         }
 
@@ -406,7 +433,7 @@ class OrderEntryFuzzTest
          * @param replacementTokenUsed whether the replacement token was used before the request.
          */
         private void checkReplace(
-            final UserSession sender, final ReplaceOrder request, final ReplaceTarget replaced,
+            final UserSession sender, final ReplaceOrder request, final Target replaced,
             final boolean replacementTokenUsed, final List<Object> commands, final List<Object> messages)
         {
             final String token = request.replacementOrderTokenAsString();
@@ -419,37 +446,38 @@ class OrderEntryFuzzTest
                 return;
             }
             final int tokenOffset = request.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET;
-            assertThat(commands).hasSizeLessThanOrEqualTo(1);
-            if (commands.isEmpty())
+            final List<Object> own = ownCommand(replaced, commands);
+            if (own.isEmpty() && messages.isEmpty())
             {
-                assertThat(replaced.crossType()).as("a refused replace kept its order: a closing-cross one")
-                    .isEqualTo(Ouch42.CROSS_TYPE_CLOSING);
+                // A cancel for a replacement of 0 shares or one refused, kept behind the order's kept ones.
+                assertThat(isStillKept(replaced)).as("a replace with no command and no answer").isTrue();
+                checkRefusedReplaceToken(sender, request, replaced, tokenUsedNow);
+            }
+            else if (own.isEmpty())
+            {
                 assertThat(messages).hasSize(1);
                 checkRejected(messages.get(0), token);
+                if (Ouch42.CROSS_TYPE_CLOSING != replaced.crossType())
+                {
+                    assertThat(isStillKept(replaced)).as("a refused replace kept its order: a closing-cross one, " +
+                        "or one whose kept cancels the engine cannot take").isTrue();
+                    assertThat(messages.get(0)).isEqualTo(new Rejected(midnightNs, token, (char)Ouch42.REJECT_HALTED));
+                }
                 takeIfValid(sender, request.buffer(), tokenOffset); // consumed, as an Enter Order's (OUCH 4.2 §2.2)
             }
-            else if (commands.get(0) instanceof Cancel cancel)
+            else if (own.get(0) instanceof Cancel cancel)
             {
                 assertThat(cancel.quantity()).isZero();
                 assertThat(cancel.clientOrderId()).isEqualTo(replaced.clientOrderId());
                 assertThat(messages).isEmpty();
-                if (0 != request.shares())
-                {
-                    assertThat(replaced.crossType()).as("a closing-cross order's refused replace is Rejected")
-                        .isNotEqualTo(Ouch42.CROSS_TYPE_CLOSING);
-                    assertThat(tokenUsedNow).as("a refused replace's token is not consumed").isFalse();
-                }
-                else
-                {
-                    takeIfValid(sender, request.buffer(), tokenOffset); // a cancel: its token used all the same
-                }
+                checkRefusedReplaceToken(sender, request, replaced, tokenUsedNow);
                 handedOver(cancel, cancel.clientOrderId(), null);
             }
             else
             {
                 assertThat(isValidToken(request.buffer(), tokenOffset)).as("a replacement token taken").isTrue();
                 takeIfValid(sender, request.buffer(), tokenOffset);
-                final Replace replace = (Replace)commands.get(0);
+                final Replace replace = (Replace)own.get(0);
                 assertThat(replace.quantity()).isEqualTo(request.shares()).isBetween(1L, MAX_ORDER_SHARES);
                 assertThat(replace.price()).isEqualTo(request.price()).isBetween(1L, Ouch42.MAX_PRICE);
                 assertThat(replace.timeInForce()).as("time in force").isEqualTo(request.timeInForce())
@@ -472,40 +500,129 @@ class OrderEntryFuzzTest
             }
         }
 
-        /** @return the open order the Replace Order's existing token names in the session, or null. */
-        private ReplaceTarget replaceTarget(final UserSession sender, final byte[] payload)
+        /**
+         * A Replace Order answered with a cancel of its order (sent or kept): a replacement of 0 shares, its token used
+         * all the same, or one the gateway refuses, its token not consumed (a closing-cross order's is Rejected).
+         */
+        private void checkRefusedReplaceToken(
+            final UserSession sender, final ReplaceOrder request, final Target replaced, final boolean tokenUsedNow)
         {
-            final long clientOrderId =
-                sender.tokens().get(new UnsafeBuffer(payload), ReplaceOrder.EXISTING_ORDER_TOKEN_OFFSET);
-            final OrderState order = TokenIndex.USED == clientOrderId ? null : orderEntry.order(clientOrderId);
-            return null == order ? null : new ReplaceTarget(order.clientOrderId, order.crossType);
-        }
-
-        private void checkCancel(
-            final UserSession sender, final CancelOrder request, final List<Object> commands,
-            final List<Object> messages)
-        {
-            assertThat(messages).as("Cancel Order is answered by the engine's Canceled only").isEmpty();
-            assertThat(commands).hasSizeLessThanOrEqualTo(1);
-            if (!commands.isEmpty())
+            if (0 != request.shares())
             {
-                final Cancel cancel = (Cancel)commands.get(0);
-                assertThat(cancel.quantity()).isEqualTo(request.shares());
-                checkOwnId(sender, cancel.clientOrderId());
-                assertThat(tokens.get(cancel.clientOrderId())).isEqualTo(request.orderTokenAsString());
-                handedOver(cancel, cancel.clientOrderId(), null);
+                assertThat(replaced.crossType()).as("a closing-cross order's refused replace is Rejected")
+                    .isNotEqualTo(Ouch42.CROSS_TYPE_CLOSING);
+                assertThat(tokenUsedNow).as("a refused replace's token is not consumed").isFalse();
+            }
+            else
+            {
+                takeIfValid(sender, request.buffer(), request.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
             }
         }
 
+        /**
+         * @return the open order a Replace, Cancel or Modify Order's (existing) token names in the session, or null
+         *         for another payload or none.
+         */
+        private Target target(final UserSession sender, final byte[] payload)
+        {
+            final int tokenOffset = 0 == payload.length ? -1 : switch (payload[0])
+            {
+                case ReplaceOrder.TYPE -> ReplaceOrder.LENGTH == payload.length ?
+                    ReplaceOrder.EXISTING_ORDER_TOKEN_OFFSET : -1;
+                case CancelOrder.TYPE -> CancelOrder.LENGTH == payload.length ? CancelOrder.ORDER_TOKEN_OFFSET : -1;
+                case ModifyOrder.TYPE -> ModifyOrder.LENGTH == payload.length ? ModifyOrder.ORDER_TOKEN_OFFSET : -1;
+                default -> -1;
+            };
+            if (tokenOffset < 0)
+            {
+                return null;
+            }
+            final long clientOrderId = sender.tokens().get(new UnsafeBuffer(payload), tokenOffset);
+            final OrderState order = TokenIndex.USED == clientOrderId ? null : orderEntry.order(clientOrderId);
+            return null == order ? null :
+                new Target(order.clientOrderId, order.crossType, keptCancels.contains(order.clientOrderId));
+        }
+
+        /**
+         * Splits the commands of a request naming an open order: the order's kept cancels the gateway sends first, so
+         * that the engine takes the client's requests in order, then the request's own command, if any. Kept ones
+         * go only with an own command (the shard took them, so it takes the next); the engine cannot take them, no
+         * command is offered at all and a cancel of the request is kept behind them. Hands the kept ones over and
+         * records the order's cancels as kept, or not, after the request.
+         *
+         * @return the request's own command, or none.
+         */
+        private List<Object> ownCommand(final Target target, final List<Object> commands)
+        {
+            if (commands.size() > 1)
+            {
+                assertThat(target.cancelKept()).as("commands before a request's own: its order's kept cancels")
+                    .isTrue();
+                for (final Object kept : commands.subList(0, commands.size() - 1))
+                {
+                    assertThat(kept).isInstanceOfSatisfying(Cancel.class,
+                        (cancel) -> assertThat(cancel.clientOrderId()).isEqualTo(target.clientOrderId()));
+                    handedOver(kept, target.clientOrderId(), null);
+                }
+            }
+            final List<Object> own = commands.isEmpty() ? commands : commands.subList(commands.size() - 1,
+                commands.size());
+            if (own.isEmpty())
+            {
+                return own;
+            }
+            assertThat(engine.available || commands.size() == 1).as("nothing sent before a command not taken")
+                .isTrue();
+            if (engine.available)
+            {
+                keptCancels.remove(target.clientOrderId());
+            }
+            else if (own.get(0) instanceof Cancel)
+            {
+                keptCancels.add(target.clientOrderId());
+            }
+            return own;
+        }
+
+        /** @return whether the order's kept cancels stay kept through a request: the engine cannot take them. */
+        private boolean isStillKept(final Target target)
+        {
+            return target.cancelKept() && !engine.available;
+        }
+
+        private void checkCancel(
+            final UserSession sender, final CancelOrder request, final Target target, final List<Object> commands,
+            final List<Object> messages)
+        {
+            assertThat(messages).as("Cancel Order is answered by the engine's Canceled only").isEmpty();
+            if (null == target)
+            {
+                assertThat(commands).as("a cancel of no open order").isEmpty();
+                return;
+            }
+            final List<Object> own = ownCommand(target, commands);
+            if (own.isEmpty())
+            {
+                assertThat(isStillKept(target)).as("a cancel of an open order sent, or kept behind kept ones").isTrue();
+                return;
+            }
+            final Cancel cancel = (Cancel)own.get(0);
+            assertThat(cancel.quantity()).isEqualTo(request.shares());
+            checkOwnId(sender, cancel.clientOrderId());
+            assertThat(tokens.get(cancel.clientOrderId())).isEqualTo(request.orderTokenAsString());
+            handedOver(cancel, cancel.clientOrderId(), null);
+        }
+
         private void checkModify(
-            final UserSession sender, final ModifyOrder request, final List<Object> commands,
+            final UserSession sender, final ModifyOrder request, final Target target, final List<Object> commands,
             final List<Object> messages)
         {
             final String token = request.orderTokenAsString();
-            assertThat(commands).hasSizeLessThanOrEqualTo(1);
-            if (!commands.isEmpty())
+            final List<Object> own = null == target ? commands : ownCommand(target, commands);
+            assertThat(own).hasSizeLessThanOrEqualTo(1);
+            if (!own.isEmpty())
             {
-                final Cancel cancel = (Cancel)commands.get(0);
+                final Cancel cancel = (Cancel)own.get(0);
                 assertThat(cancel.quantity()).as("a modify lowers the size").isEqualTo(request.shares());
                 checkOwnId(sender, cancel.clientOrderId());
                 assertThat(tokens.get(cancel.clientOrderId())).isEqualTo(token);
