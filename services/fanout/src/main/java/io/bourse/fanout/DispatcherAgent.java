@@ -38,9 +38,10 @@ import java.util.function.Consumer;
  * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an md-publisher
  * snapshot at start, and again after a gap in the market-data sequence numbers, when the publisher goes away without
  * ending its feed (a crash), or when a next publisher comes after one ended its feed (EndOfFeed, at its stop). Until
- * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its sessions'
- * connections at a data-lost marker ({@link SubscriberSession#endConnection}), since their books are no longer the
- * stream's, and the replay ring serves nothing from before the gap. Between an EndOfFeed and the next publisher the
+ * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its logged-in
+ * sessions' connections at a data-lost marker ({@link SubscriberSession#endConnectionAtDataLost}), since their books
+ * are no longer the stream's, while a login whose answer had not started waits on for the next books, and the replay
+ * ring serves nothing from before the gap. Between an EndOfFeed and the next publisher the
  * books are final: the sessions logged in go on, so that a fanout stopped after the md-publisher ends their day whole,
  * while new logins and subscriptions wait, since the engine shards may still trade while an md-publisher restarts (the
  * next publisher's coming then ends the sessions, as a gap does, and the logins are answered from its books).
@@ -437,18 +438,17 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * The book is no longer the stream's: every worker ends its sessions at a data-lost marker (written now, or
-     * before its next record when its ring is full), pending answers are void, the replay ring serves nothing from
-     * before, and logins wait until the recovery has a snapshot.
+     * The book is no longer the stream's: every worker ends its logged-in sessions at a data-lost marker (written now,
+     * or before its next record when its ring is full), pending answers are void, the replay ring serves nothing from
+     * before, and logins, those whose answer had not started among them, wait until the recovery has a snapshot.
      */
     private void onGap(final String why)
     {
         metrics.onMarketDataGap();
-        catchUps.clear();
-        waitingRequests.forEach(ArrayDeque::clear);
         replay.cutAtGap();
         for (int i = 0; i < workerRings.length; i++)
         {
+            voidAnswers(i);
             dropping[i] = true;
             writeDataLost(i);
         }
@@ -594,7 +594,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     /**
      * Writes a dropping worker's data-lost marker if its ring has room; the worker then ends every session that was
-     * logged in or waiting, so the answers to that worker still pending are void.
+     * logged in, so the answers to that worker still pending are void, but for the logins not started yet
+     * ({@link #voidAnswers}).
      *
      * @return true when written: the worker takes records again.
      */
@@ -605,9 +606,32 @@ final class DispatcherAgent implements Agent, FragmentHandler
             return false;
         }
         dropping[workerId] = false;
-        catchUps.removeIf((catchUp) -> catchUp.request.workerId() == workerId);
-        waitingRequests.get(workerId).clear();
+        voidAnswers(workerId);
         return true;
+    }
+
+    /**
+     * The worker ends its logged-in sessions at its data-lost marker: the answers to them, under way or waiting, are
+     * void. A login whose answer has not started (its Login Accepted not written) was sent nothing of the books: it
+     * waits on, in its order, for an answer from the books taken next ({@link
+     * SubscriberSession#endConnectionAtDataLost}).
+     */
+    private void voidAnswers(final int workerId)
+    {
+        final ArrayDeque<CatchUpRequest> waiting = waitingRequests.get(workerId);
+        waiting.removeIf((request) -> !request.login());
+        for (int i = catchUps.size() - 1; i >= 0; i--)
+        {
+            final CatchUp catchUp = catchUps.get(i);
+            if (catchUp.request.workerId() == workerId)
+            {
+                catchUps.remove(i);
+                if (!catchUp.started)
+                {
+                    waiting.addFirst(catchUp.request); // a login: any other starts at once
+                }
+            }
+        }
     }
 
     /**

@@ -283,6 +283,29 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return loggedIn && !closed && !ending && subscribed[locate];
     }
 
+    /**
+     * The worker missed messages (a market-data gap, or its ring was full), so the dispatcher's books are no longer
+     * what this session was sent: a session logged in (its login's answer started) ends its connection ({@link
+     * #endConnection}). One whose login's answer has not started waits on: it was sent nothing of the old books, and
+     * the dispatcher keeps its request and answers it from the books it takes next; unless its stream is over, the
+     * fanout stopping or the session's day ended (the marker then stands for the day-end record the ring had no room
+     * for), when it gets Login Rejected 'S' as {@link #endConnection} has it. Before stop 112 every login waiting for
+     * its answer was rejected here, though a login made while the md-publisher restarts is meant to wait for its books.
+     *
+     * @param stopping true when the fanout is stopping.
+     * @return true when the connection ends here.
+     */
+    boolean endConnectionAtDataLost(final boolean stopping)
+    {
+        if (!isLoggedInOrWaiting() ||
+            (!loggedIn && !stopping && loginDay.ordinal() >= sessionNames.day().ordinal()))
+        {
+            return false;
+        }
+        endConnection(stopping);
+        return true;
+    }
+
     /** @return true while not ending nor closed, and logged in or waiting for the dispatcher's answer to its login. */
     boolean isLoggedInOrWaiting()
     {

@@ -44,9 +44,9 @@ import java.util.function.Consumer;
  * {@link #SELECT_INTERVAL_NS} (a login or heartbeat is read at most that much later), so that a duty cycle that only
  * carries the ring's messages makes no system call but the writes. A session that fails is closed and counted; the
  * others carry on. When the dispatcher reports that this worker missed messages, the connection of every session logged
- * in or waiting for its login's answer ends (its feed has a gap; {@link SubscriberSession#endConnection}: End of
- * Session for a snapshot session, none for the day's stream, which its subscriber may resume from the replay history
- * by name); when the dispatcher reports that midnight UTC
+ * in ends (its feed has a gap; {@link SubscriberSession#endConnectionAtDataLost}: End of Session for a snapshot
+ * session, none for the day's stream, which its subscriber may resume from the replay history by name), and a login
+ * whose answer has not started waits on for the dispatcher's next books; when the dispatcher reports that midnight UTC
  * has ended the trading day, every session logged in on it is ended as at the stop, and every one waiting for its
  * login's answer is rejected ({@link SubscriberSession#endDay}). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
@@ -496,7 +496,7 @@ final class WorkerAgent implements Agent
         switch (msgTypeId)
         {
             case DispatcherAgent.ITCH_MSG_TYPE_ID -> onLiveMessage(buffer, index, length);
-            case DispatcherAgent.DATA_LOST_MSG_TYPE_ID -> endLoggedInSessions();
+            case DispatcherAgent.DATA_LOST_MSG_TYPE_ID -> onDataLost();
             case DispatcherAgent.DAY_END_MSG_TYPE_ID -> endDay(
                 buffer.getLong(index + DispatcherAgent.DAY_ORDINAL_OFFSET),
                 buffer.getLong(index + DispatcherAgent.CLOSING_TIMESTAMP_OFFSET));
@@ -569,20 +569,26 @@ final class WorkerAgent implements Agent
         return buffer.getShort(itchIndex + DispatcherAgent.ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    private void endLoggedInSessions()
+    /** The worker missed messages: each session logged in ends, a login waiting for its answer waits on. */
+    private void onDataLost()
     {
         int ended = 0;
+        int waiting = 0;
         for (int i = 0; i < sessionCount; i++)
         {
             final SubscriberSession session = sessions[i];
-            if (session.isLoggedInOrWaiting())
+            if (session.endConnectionAtDataLost(stopping))
             {
-                session.endConnection(stopping);
                 ended++;
+            }
+            else if (session.isLoggedInOrWaiting())
+            {
+                waiting++;
             }
         }
         metrics.onGapDisconnects(ended);
-        System.err.println("[" + roleName() + "] missed messages: ended the connections of " + ended + " sessions");
+        System.err.println("[" + roleName() + "] missed messages: ended the connections of " + ended + " sessions, " +
+            waiting + " logins wait for their answer");
     }
 
     /**

@@ -517,6 +517,38 @@ class DispatcherAgentTest
             .hasSize(DispatcherAgent.MAX_ANSWERS_PER_WORKER);
     }
 
+    /**
+     * A gap voids the answers under way, whose sessions the worker ends at its data-lost marker, but not a login whose
+     * answer had not started (here the ninth, waiting behind the worker's eight under way): it waits on and is answered
+     * from the books taken next. Before stop 112 it was dropped, and the worker rejected its login ('S').
+     */
+    @Test
+    void shouldAnswerALoginWhoseAnswerHadNotStartedAtAGapFromTheBooksTakenNext()
+    {
+        final LoginStorm storm = new LoginStorm(DispatcherAgent.MAX_ANSWERS_PER_WORKER + 1);
+        storm.dispatcher.answerCatchUps();
+        encoder.addOrder(1_000, "AAPL", 101, Side.BUY, 100, 1_000_000); // lost
+        storm.dispatcher.onMessage(
+            encoder.buffer, 0, encoder.addOrder(1_000, "AAPL", 102, Side.BUY, 100, 1_000_000), PUBLISHER);
+        final List<String> toTheMarker = new ArrayList<>();
+        storm.worker.read((msgTypeId, buffer, index, length) -> toTheMarker.add(msgTypeId + " " +
+            (DispatcherAgent.DATA_LOST_MSG_TYPE_ID == msgTypeId ? "" :
+            buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET, ByteOrder.nativeOrder()))), Integer.MAX_VALUE);
+
+        storm.dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(2), PUBLISHER);
+        final List<String> answers = storm.answerAll();
+
+        assertThat(toTheMarker).as("the eight started, the ninth not, then the marker")
+            .filteredOn((record) -> record.startsWith(LoginStorm.START)).hasSize(DispatcherAgent.MAX_ANSWERS_PER_WORKER)
+            .doesNotContain(LoginStorm.START + storm.sessions);
+        assertThat(toTheMarker.getLast()).isEqualTo(DispatcherAgent.DATA_LOST_MSG_TYPE_ID + " ");
+        assertThat(answers).as("the ninth's answer from the books taken next: its start, System Event 'O', Stock " +
+            "Directory, Trading Action and end, and nothing more of the others'").containsExactly(
+            LoginStorm.START + storm.sessions, "7 " + storm.sessions, "7 " + storm.sessions, "4 " + storm.sessions,
+            LoginStorm.END + storm.sessions);
+        assertThat(errors.total()).isZero();
+    }
+
     /** One worker with a large ring, a book of 100 orders, and a login request of each session in the queue. */
     private final class LoginStorm
     {

@@ -871,6 +871,45 @@ class FanoutServiceTest
             .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
     }
 
+    /**
+     * A login made while the md-publisher is stopped (its EndOfFeed ended the feed) waits for the next md-publisher's
+     * books: the next one's first increment ends the logged-in sessions, as a gap does, and the waiting login is
+     * answered from its snapshot. Before stop 112 that login got Login Rejected 'S' at the increment.
+     */
+    @Test
+    void shouldAnswerALoginMadeWhileTheMdPublisherWasStoppedFromTheNextOnesBooks() throws Exception
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        offer(sbe.endOfFeed());
+        final Subscriber waiting = connect();
+        waiting.login("sub1", "secret1");
+        awaitTrue(() -> metricsContain("bourse_fanout_pending_catch_ups 1.0\n"));
+
+        offer(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_500_000));
+        early.receiveUntil(() -> early.endOfSession);
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_gaps_total 1.0\n"));
+        offer(sbe.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_500_000, T + 1},
+            new long[]{2, 'B', 200, 1_500_000, T + 2}));
+        offer(sbe.bookSnapshot(5, 1, "MSFT"));
+        offer(sbe.snapshotComplete(5, 2));
+
+        waiting.receiveUntil(() -> waiting.itch.messages.size() >= DIRECTORY_MESSAGES + 4);
+        assertThat(waiting.acceptedSequence).isEqualTo(1);
+        assertThat(waiting.itch.messages.subList(OPENING_MESSAGES, waiting.itch.messages.size())).containsExactly(
+            AAPL_TRADING,
+            MSFT_TRADING,
+            START_OF_SYSTEM_HOURS,
+            START_OF_MARKET_HOURS,
+            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
+            new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000));
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_gap_disconnects_total 1.0\n")
+            .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
+    }
+
     @Test
     void shouldSendAHaltLiveAndInTheSnapshotOfALateJoinerBeforeTheSymbolsOrders() throws Exception
     {

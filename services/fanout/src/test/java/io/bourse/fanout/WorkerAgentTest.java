@@ -494,6 +494,47 @@ class WorkerAgentTest
     }
 
     /**
+     * Missed messages while a login waits for its answer (a next md-publisher's books end the old ones while the login
+     * waits for them): the logged-in session's connection ends, the login waits on, and the dispatcher's answer written
+     * after the marker, from the next books, is its Login Accepted. Before stop 112 it got Login Rejected 'S'.
+     */
+    @Test
+    void shouldLetALoginAwaitingItsAnswerWaitOnAtMissedMessagesWhileTheLoggedInSessionsEnd() throws Exception
+    {
+        final TestSubscriber loggedIn = connect(0);
+        final TestSubscriber waiting = login(0);
+        CatchUpRequest request;
+        while (null == (request = requests.poll()))
+        {
+            worker.doWork(); // reads the Login Request, which the dispatcher holds until it has books
+        }
+        assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
+        while (loggedIn.client.receive() >= 0)
+        {
+            dutyCycle();
+        }
+        for (int i = 0; i < 10; i++)
+        {
+            dutyCycle();
+            waiting.client.receive();
+        }
+        final char rejectedAtTheMarker = waiting.rejectReasonCode;
+
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
+        record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
+        record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 0);
+        assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_START_LENGTH)).isTrue();
+        assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+        awaitAccepted(waiting);
+
+        assertThat(rejectedAtTheMarker).as("no Login Rejected at the marker").isEqualTo((char)0);
+        assertThat(isClosedByPeer(waiting)).isFalse();
+        assertThat(counter("bourse_fanout_gap_disconnects")).isOne();
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
      * Missed messages in place of the day's end record (the worker's ring had no room for it): the ended day's
      * sessions get End of Session, without the System Events 'M', 'E' and 'C', since their stream is over, and a login
      * awaiting its answer gets Login Rejected 'S' (session not available). At the stop, missed messages end the day's
