@@ -82,13 +82,14 @@ import java.util.function.Consumer;
  * <p>At midnight UTC on the fanout's clock, between two market-data messages, the trading day ends, as the
  * md-publisher's MoldUDP64 session does: the next day's numbered stream starts ({@link SessionNames#nextDay}, named
  * after its date) and the replay ring numbers it from 1 again ({@link ReplayRing#startDay}); every answer under way or
- * waiting is void, a request of the ended day is dropped when it comes, and every worker gets a
- * {@link #DAY_END_MSG_TYPE_ID} record, in order with the stream, at which it ends the day's sessions: System Events
- * 'M', 'E' and 'C' stamped after the day's last message ({@link MidnightNanoClock#closingTimestamp}), then End of
- * Session ({@link SubscriberSession#endDay}). A worker whose ring has no room for it then gets a data-lost marker
- * instead, which ends its sessions' connections ({@link SubscriberSession#endConnection}). The books go on: a new day's
- * login gets the resting orders as Add Orders, and the symbols' Trading Actions, stamped with the day's first
- * nanosecond ({@link ItchBook#startDay}), as the md-publisher's new session spins them.
+ * waiting is void, a request of the ended day is dropped when it comes, and every worker gets a {@link
+ * #DAY_END_MSG_TYPE_ID} record, in order with the stream, at which it ends the day's sessions: System Events 'M', 'E'
+ * and 'C' stamped after the day's last message ({@link MidnightNanoClock#closingTimestamp}), then End of Session
+ * ({@link SubscriberSession#endDay}). A worker whose ring has no room for it then gets a data-lost marker instead,
+ * which ends its sessions' connections ({@link SubscriberSession#endConnectionAtDataLost}: the ended day's logins
+ * waiting for their answer are rejected, a later day's wait on). The books go on: a new day's login gets the resting
+ * orders as Add Orders, and the symbols' Trading Actions, stamped with the day's first nanosecond ({@link
+ * ItchBook#startDay}), as the md-publisher's new session spins them.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
@@ -325,8 +326,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * The catch-ups' part of a duty cycle, while the book is live and its feed not ended: takes up to
      * {@value #REQUEST_LIMIT} new requests, starts those waiting for which their worker has room, and writes the next
      * records of every answer under way to its worker's ring, a bounded number each and while the ring is less than
-     * half full; then sets {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet answered in
-     * full.
+     * half full; then, live or not, sets {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet
+     * answered in full (the logins kept through a recovery among them).
      *
      * @return requests taken plus records written.
      */
@@ -344,9 +345,12 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 {
                     startAnswer(queue.pollFirst());
                 }
-                waiting += queue.size();
             }
             workCount += writeAnswers();
+        }
+        for (int workerId = 0; workerId < waitingRequests.size(); workerId++)
+        {
+            waiting += waitingRequests.get(workerId).size(); // also the logins kept through a recovery (voidAnswers)
         }
         if (catchUps.size() + waiting != catchUpsPublished)
         {

@@ -56,7 +56,8 @@ import java.util.Queue;
  * every duty cycle while it has books, so they wait here during a market-data recovery); and, set by the dispatcher,
  * {@code bourse_fanout_catch_ups_in_progress} (requests it has taken and is still answering: a snapshot or a replay
  * being written to a worker's ring, at most four fragment limits of records per duty cycle, longer while the ring is
- * full; or waiting for one of the worker's answers under way to end). Safe to update from every thread.
+ * full; or waiting for one of the worker's answers under way to end, or, a login whose answer had not started at a
+ * market-data gap, for the next books). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -155,7 +156,7 @@ final class FanoutMetrics
         catchUpsInProgress = Gauge.builder()
             .name("bourse_fanout_catch_ups_in_progress")
             .help("Login and subscription requests taken by the dispatcher whose snapshot or replay is being written " +
-                "or waits for one of its worker's answers under way to end")
+                "or waits for one of its worker's answers under way to end, or for the books after a market-data gap")
             .withoutExemplars()
             .register(registry);
         latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",

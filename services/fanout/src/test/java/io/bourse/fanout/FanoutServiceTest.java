@@ -851,21 +851,9 @@ class FanoutServiceTest
         final Subscriber again = connect();
         again.login("sub1", "secret1", 2);
         awaitTrue(() -> metricsContain("bourse_fanout_market_data_gaps_total 1.0\n"));
-        offer(sbe.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_500_000, T + 1},
-            new long[]{2, 'B', 200, 1_500_000, T + 2}, new long[]{3, 'B', 300, 1_500_000, T + 3}));
-        offer(sbe.bookSnapshot(5, 1, "MSFT"));
-        offer(sbe.snapshotComplete(5, 2));
+        offerSnapshotOfAaplBuyOrders(3);
 
-        again.receiveUntil(() -> again.itch.messages.size() >= DIRECTORY_MESSAGES + 5);
-        assertThat(again.acceptedSequence).isEqualTo(1);
-        assertThat(again.itch.messages.subList(OPENING_MESSAGES, again.itch.messages.size())).containsExactly(
-            AAPL_TRADING,
-            MSFT_TRADING,
-            START_OF_SYSTEM_HOURS,
-            START_OF_MARKET_HOURS,
-            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
-            new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000),
-            new AddOrder(1, 0, T + 3, 3, 'B', 300, "AAPL", 1_500_000));
+        assertSnapshotOfAaplBuyOrders(again, 3);
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_market_data_recoveries_total 2.0\n")
             .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
@@ -891,20 +879,9 @@ class FanoutServiceTest
         offer(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_500_000));
         early.receiveUntil(() -> early.endOfSession);
         awaitTrue(() -> metricsContain("bourse_fanout_market_data_gaps_total 1.0\n"));
-        offer(sbe.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_500_000, T + 1},
-            new long[]{2, 'B', 200, 1_500_000, T + 2}));
-        offer(sbe.bookSnapshot(5, 1, "MSFT"));
-        offer(sbe.snapshotComplete(5, 2));
+        offerSnapshotOfAaplBuyOrders(2);
 
-        waiting.receiveUntil(() -> waiting.itch.messages.size() >= DIRECTORY_MESSAGES + 4);
-        assertThat(waiting.acceptedSequence).isEqualTo(1);
-        assertThat(waiting.itch.messages.subList(OPENING_MESSAGES, waiting.itch.messages.size())).containsExactly(
-            AAPL_TRADING,
-            MSFT_TRADING,
-            START_OF_SYSTEM_HOURS,
-            START_OF_MARKET_HOURS,
-            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
-            new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000));
+        assertSnapshotOfAaplBuyOrders(waiting, 2);
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_gap_disconnects_total 1.0\n")
             .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
@@ -1361,6 +1338,37 @@ class FanoutServiceTest
             throw ex;
         }
         return mdPublisher;
+    }
+
+    /**
+     * Publishes the snapshot a recovery asks for: AAPL's book of buy orders 1 to n, order i of i * 100 shares at
+     * $150.00 entered at T + i, and MSFT's empty book.
+     */
+    private void offerSnapshotOfAaplBuyOrders(final int orders)
+    {
+        final long[][] book = new long[orders][];
+        for (int i = 1; i <= orders; i++)
+        {
+            book[i - 1] = new long[]{i, 'B', i * 100L, 1_500_000, T + i};
+        }
+        offer(sbe.bookSnapshot(5, 0, "AAPL", book));
+        offer(sbe.bookSnapshot(5, 1, "MSFT"));
+        offer(sbe.snapshotComplete(5, 2));
+    }
+
+    /** Reads a snapshot session's answer: Login Accepted 1, the opening, the spin, then the book published above. */
+    private static void assertSnapshotOfAaplBuyOrders(final Subscriber subscriber, final int orders) throws IOException
+    {
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= DIRECTORY_MESSAGES + 2 + orders);
+        final List<ItchEvents.Message> expected = new ArrayList<>(
+            List.of(AAPL_TRADING, MSFT_TRADING, START_OF_SYSTEM_HOURS, START_OF_MARKET_HOURS));
+        for (int i = 1; i <= orders; i++)
+        {
+            expected.add(new AddOrder(1, 0, T + i, i, 'B', i * 100L, "AAPL", 1_500_000));
+        }
+        assertThat(subscriber.acceptedSequence).isEqualTo(1);
+        assertThat(subscriber.itch.messages.subList(OPENING_MESSAGES, subscriber.itch.messages.size()))
+            .containsExactlyElementsOf(expected);
     }
 
     private Subscriber connect() throws IOException

@@ -459,15 +459,12 @@ final class OrderEntry
             metrics.reject(problem);
             return;
         }
-        if (shares < order.openShares)
-        {
-            cancel(order, shares);
-        }
+        final boolean cancelKept = shares < order.openShares && !cancel(order, shares);
         if (order.isAcknowledged())
         {
             order.side = side;
         }
-        order.queueModify(shares, side);
+        order.queueModify(shares, side, cancelKept);
         answerModifies(order, clock.midnightNs());
     }
 
@@ -689,6 +686,7 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lostCancels)
         {
+            order.keepEveryCancel();
             if (resendCancel(order, timestampNs))
             {
                 cancelsToResend.remove(order.clientOrderId);
@@ -701,13 +699,16 @@ final class OrderEntry
     }
 
     /**
-     * Sends an order's lost or kept cancels again: the cancel of each Modify Order awaiting its answer, oldest first,
-     * so that the new run's answers (Order Modified) come in their order, then one down to {@link
-     * OrderState#cancelToShares} when that asks for less. One of them still on its way past the join changes nothing
-     * when it comes, as each cancel down to a size does nothing to an order already at or below it. Counts the order in
+     * Sends an order's kept cancels ({@link #hasCancelsToResend}; a join's lost ones are all kept, {@link
+     * OrderState#keepEveryCancel}): the kept cancel of each Modify Order awaiting its answer, oldest first, so that the
+     * run's answers (Order Modified, or Cancel Reject during a closing cross's lock) come in their order, then one down
+     * to {@link OrderState#cancelToShares} when that one is kept and still needed. Each leaves the kept ones once
+     * handed over, so none the shard took is sent again (a second partial cancel during the lock would be answered by a
+     * second Cancel Reject). A lost one still on its way past a join changes nothing when it comes, as each cancel down
+     * to a size does nothing to an order already at or below it. Counts the order in
      * {@code bourse_gateway_cancels_resent_total} once all are handed over.
      *
-     * @return false when the order's shard cannot take them now: all are sent again later.
+     * @return false when the order's shard cannot take them now: those not handed over are sent later.
      */
     private boolean resendCancel(final OrderState order, final long timestampNs)
     {
@@ -715,21 +716,33 @@ final class OrderEntry
         {
             return false;
         }
-        long lastShares = OrderState.NO_CANCEL;
         for (int i = 0; i < order.pendingModifies(); i++)
         {
-            lastShares = order.pendingModifyShares(i);
-            if (!sendCancel(order, timestampNs, lastShares))
+            if (order.isModifyCancelKept(i))
             {
-                return false;
+                if (!sendCancel(order, timestampNs, order.pendingModifyShares(i)))
+                {
+                    return false;
+                }
+                order.modifyCancelSent(i);
             }
         }
-        if (order.cancelToShares < lastShares && !sendCancel(order, timestampNs, order.cancelToShares))
+        if (0 == order.cancelToPosition && isCancelUnanswered(order) &&
+            !sendCancel(order, timestampNs, order.cancelToShares))
         {
             return false;
         }
         metrics.cancelsResent.inc();
         return true;
+    }
+
+    /**
+     * @return true when the order has a kept cancel still needed: a Modify Order's (answered by the engine's cancel, or
+     *         Cancel Reject), or the smallest one while the order is above its size.
+     */
+    private static boolean hasCancelsToResend(final OrderState order)
+    {
+        return order.hasKeptModifyCancel() || (0 == order.cancelToPosition && isCancelUnanswered(order));
     }
 
     /**
@@ -787,7 +800,7 @@ final class OrderEntry
      * often, the cancels on disconnect their shard could not take ({@link #onSessionEnd}, and the close's), the lost
      * cancels it could not take at a join ({@link #onCommandStreamJoined}) and the clients' cancels it could not take
      * ({@link #cancel}), each to a shard that can take a command now; one whose order is done (or, for the last two,
-     * no longer above its size) meanwhile is dropped. Nothing to do costs two size checks.
+     * that is no longer needed, {@link #hasCancelsToResend}) meanwhile is dropped. Nothing to do costs two size checks.
      *
      * @return cancels handed over.
      */
@@ -823,7 +836,7 @@ final class OrderEntry
         while (toResend.hasNext())
         {
             final OrderState order = orders.get(toResend.nextValue());
-            if (null == order || !isCancelUnanswered(order))
+            if (null == order || !hasCancelsToResend(order))
             {
                 toResend.remove();
             }
@@ -1536,10 +1549,10 @@ final class OrderEntry
      * join could not send), sends them, so that the engine takes the client's requests in the order they came: else a
      * Modify Order would be answered after a later one's cancel, and a Cancel Order before a Replace Order would come
      * after the replace, naming the order it replaced, and leave the replacement on the book. Kept ones the order no
-     * longer needs (at or below their size) are dropped unsent, as {@link #retryCancels()} drops them.
+     * longer needs ({@link #hasCancelsToResend}) are dropped unsent, as {@link #retryCancels()} drops them.
      *
-     * @return true when none is kept, or all are handed over; false when the shard cannot take them now (all stay
-     *         kept).
+     * @return true when none is kept, or all are handed over; false when the shard cannot take them now (those not
+     *         handed over stay kept).
      */
     private boolean sendKeptCancelsFirst(final OrderState order)
     {
@@ -1547,7 +1560,7 @@ final class OrderEntry
         {
             return true;
         }
-        if (isCancelUnanswered(order) && !resendCancel(order, clock.midnightNs()))
+        if (hasCancelsToResend(order) && !resendCancel(order, clock.midnightNs()))
         {
             return false;
         }
@@ -1559,17 +1572,21 @@ final class OrderEntry
      * Sends a client's cancel (Cancel Order, or a Modify Order's reduction) of the order down to a size; one its shard
      * cannot take now (down, or its command stream full) is kept and sent again with the order's lost cancels by
      * {@link #retryCancels()}, or before the client's next cancel or replace of the order ({@link
-     * #sendKeptCancelsFirst}), until the shard takes it or the order is at or below the size: OUCH 4.2 has no message
-     * to refuse a cancel, and a dropped one left the order to trade on once its shard, recovered from the event
-     * archive, was back, while its client waited for a Canceled.
+     * #sendKeptCancelsFirst}), until the shard takes it or it is no longer needed ({@link #hasCancelsToResend}): OUCH
+     * 4.2 has no message to refuse a cancel, and a dropped one left the order to trade on once its shard, recovered
+     * from the event archive, was back, while its client waited for a Canceled.
+     *
+     * @return true when handed over, false when kept.
      */
-    private void cancel(final OrderState order, final long shares)
+    private boolean cancel(final OrderState order, final long shares)
     {
-        if (!sendKeptCancelsFirst(order) || !sendCancel(order, clock.midnightNs(), shares))
+        if (sendKeptCancelsFirst(order) && sendCancel(order, clock.midnightNs(), shares))
         {
-            order.cancelKept(shares);
-            keepCancelsToResend(order);
+            return true;
         }
+        order.cancelKept(shares);
+        keepCancelsToResend(order);
+        return false;
     }
 
     /** Keeps the order's lost or client's cancels for {@link #retryCancels()} to send ({@link #resendCancel}). */

@@ -23,6 +23,8 @@ final class OrderState
     final byte[] previousToken = new byte[Ouch42.TOKEN_LENGTH];
     private final long[] modifyShares = new long[MAX_PENDING_MODIFIES];
     private final byte[] modifySides = new byte[MAX_PENDING_MODIFIES];
+    /** Per Modify Order awaiting its answer: its cancel is kept, not on the shard's command stream of this run. */
+    private final boolean[] modifyCancelsKept = new boolean[MAX_PENDING_MODIFIES];
     private int modifyCount;
     UserSession session;
     PreTradeRisk.UserRisk risk;
@@ -150,14 +152,54 @@ final class OrderState
     /**
      * Queues a Modify Order behind those not yet answered; check {@link #canQueueModify()} first.
      *
-     * @param shares the new intended size it asked for.
-     * @param side   the Buy/Sell Indicator it set.
+     * @param shares     the new intended size it asked for.
+     * @param side       the Buy/Sell Indicator it set.
+     * @param cancelKept true when its cancel is kept, to be sent once the shard can take it.
      */
-    void queueModify(final long shares, final byte side)
+    void queueModify(final long shares, final byte side, final boolean cancelKept)
     {
         modifyShares[modifyCount] = shares;
         modifySides[modifyCount] = side;
+        modifyCancelsKept[modifyCount] = cancelKept;
         modifyCount++;
+    }
+
+    /**
+     * @param index 0 for the oldest Modify Order awaiting its answer, up to {@link #pendingModifies()} less one.
+     * @return true when its cancel is kept, not sent yet.
+     */
+    boolean isModifyCancelKept(final int index)
+    {
+        return modifyCancelsKept[index];
+    }
+
+    /** @param index a Modify Order awaiting its answer whose kept cancel the shard has now taken. */
+    void modifyCancelSent(final int index)
+    {
+        modifyCancelsKept[index] = false;
+    }
+
+    /** @return true when a Modify Order awaiting its answer has its cancel kept. */
+    boolean hasKeptModifyCancel()
+    {
+        for (int i = 0; i < modifyCount; i++)
+        {
+            if (modifyCancelsKept[i])
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The run of the shard that took the order's cancels never answered them (a join past them): every one is to be
+     * sent again, each Modify Order's and the smallest, as if kept.
+     */
+    void keepEveryCancel()
+    {
+        Arrays.fill(modifyCancelsKept, 0, modifyCount, true);
+        cancelToPosition = 0;
     }
 
     /** @return true when a Modify Order awaits its answer. */
@@ -199,6 +241,7 @@ final class OrderState
         modifyCount--;
         System.arraycopy(modifyShares, 1, modifyShares, 0, modifyCount);
         System.arraycopy(modifySides, 1, modifySides, 0, modifyCount);
+        System.arraycopy(modifyCancelsKept, 1, modifyCancelsKept, 0, modifyCount);
     }
 
     /** Forgets everything, ready for the pool. */

@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.CancelRejectMessage;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
@@ -381,6 +382,63 @@ class ModifyOrderTest
         assertThat(fixture.engine.commands().subList(before + 1, fixture.engine.commands().size()))
             .as("the Modify's refused by the stream, then the cancel on disconnect").containsExactly(
                 new Cancel(0, T1, id(1, 1), 0));
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
+    }
+
+    /**
+     * A Modify Order sent, then one kept while the shard is down: the retry sends the kept one's cancel only, not again
+     * the one the shard took (during a closing cross's lock that would be answered by a second Cancel Reject, matched
+     * to the wrong Modify Order).
+     */
+    @Test
+    void shouldResendOnlyTheKeptCancelsOfAnOrdersModifyOrders()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.modifyOrder("S1", 'T', 80);
+        fixture.send(fixture.alice);
+        fixture.engine.available = false;
+        fixture.modifyOrder("S1", 'T', 50);
+        fixture.send(fixture.alice);
+        fixture.engine.available = true;
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
+        final int retried = fixture.orderEntry.retryCancels();
+
+        assertThat(retried).isOne();
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size())).as(
+            "the first taken, the second refused by the stream, then the second's only").containsExactly(
+            new Cancel(0, T0, id(1, 1), 80), new Cancel(0, T0, id(1, 1), 50), new Cancel(0, T1, id(1, 1), 50));
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
+    }
+
+    /**
+     * During a closing cross's lock: a Modify Order sent, then one kept while the shard is down, then the engine's
+     * Cancel Reject of the first. The kept one is still sent, and answered by its own Cancel Reject; before, the
+     * first's Cancel Reject made the gateway forget it, unsent and never answered.
+     */
+    @Test
+    void shouldStillSendAKeptModifyCancelAfterTheCancelRejectOfAnEarlierOne()
+    {
+        fixture.enterOrder("L1").buySellIndicator((byte)'S').crossType(Ouch42.CROSS_TYPE_CLOSING);
+        fixture.send(fixture.alice);
+        fixture.events.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, 100, PRICE, DAY);
+        final int before = fixture.engine.commands().size();
+        fixture.modifyOrder("L1", 'T', 80);
+        fixture.send(fixture.alice);
+        fixture.engine.available = false;
+        fixture.modifyOrder("L1", 'T', 50);
+        fixture.send(fixture.alice);
+        fixture.events.cancelRejected(T1, id(1, 1), 101, "AAPL");
+        fixture.engine.available = true;
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
+        final int retried = fixture.orderEntry.retryCancels();
+        fixture.events.cancelRejected(T2, id(1, 1), 101, "AAPL");
+
+        assertThat(retried).isOne();
+        assertThat(fixture.engine.commands().subList(before + 2, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T2, id(1, 1), 50));
+        assertThat(fixture.messages(fixture.alice).subList(1, fixture.messages(fixture.alice).size())).isEqualTo(
+            List.of(new CancelRejectMessage(T1, "L1"), new CancelRejectMessage(T2, "L1")));
         assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
     }
 }
