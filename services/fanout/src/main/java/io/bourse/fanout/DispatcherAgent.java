@@ -41,10 +41,10 @@ import java.util.function.Consumer;
  * then no login or subscription is answered (they wait in the queue); at a gap every worker ends its logged-in
  * sessions' connections at a data-lost marker ({@link SubscriberSession#endConnectionAtDataLost}), since their books
  * are no longer the stream's, while a login whose answer had not started waits on for the next books, and the replay
- * ring serves nothing from before the gap. Between an EndOfFeed and the next publisher the
- * books are final: the sessions logged in go on, so that a fanout stopped after the md-publisher ends their day whole,
- * while new logins and subscriptions wait, since the engine shards may still trade while an md-publisher restarts (the
- * next publisher's coming then ends the sessions, as a gap does, and the logins are answered from its books).
+ * ring serves nothing from before the gap. Between an EndOfFeed and the next publisher the books are final: the
+ * sessions logged in go on, so that a fanout stopped after the md-publisher ends their day whole, while new logins
+ * and subscriptions wait, since the engine shards may still trade while an md-publisher restarts (the next
+ * publisher's coming then ends the logged-in sessions, as a gap does, and the logins are answered from its books).
  *
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:

@@ -297,8 +297,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     boolean endConnectionAtDataLost(final boolean stopping)
     {
-        if (!isLoggedInOrWaiting() ||
-            (!loggedIn && !stopping && loginDay.ordinal() >= sessionNames.day().ordinal()))
+        if (!isLoggedInOrWaiting() || (!loggedIn && !isStreamOver(stopping)))
         {
             return false;
         }
@@ -743,7 +742,16 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return;
         }
-        end(false, stopping || (null != loginDay && loginDay.ordinal() < sessionNames.day().ordinal()));
+        end(false, isStreamOver(stopping));
+    }
+
+    /**
+     * @param stopping true when the fanout is stopping: no later run serves the session's stream.
+     * @return true when the session's stream is over: the fanout stops, or the day the session logged in on has ended.
+     */
+    private boolean isStreamOver(final boolean stopping)
+    {
+        return stopping || (null != loginDay && loginDay.ordinal() < sessionNames.day().ordinal());
     }
 
     /**

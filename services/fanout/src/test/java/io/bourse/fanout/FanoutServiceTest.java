@@ -837,10 +837,7 @@ class FanoutServiceTest
     @Test
     void shouldEndTheSessionsAtAGapAndServeTheBooksOfTheNextSnapshot() throws Exception
     {
-        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        final Subscriber subscriber = connect();
-        subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        final Subscriber subscriber = loggedInAfterOrder1();
 
         sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_500_000);
         offer(sbe.addOrder(T + 3, "AAPL", 3, Side.BUY, 300, 1_500_000));
@@ -867,10 +864,7 @@ class FanoutServiceTest
     @Test
     void shouldAnswerALoginMadeWhileTheMdPublisherWasStoppedFromTheNextOnesBooks() throws Exception
     {
-        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        final Subscriber early = connect();
-        early.login("sub1", "secret1");
-        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        final Subscriber early = loggedInAfterOrder1();
         offer(sbe.endOfFeed());
         final Subscriber waiting = connect();
         waiting.login("sub1", "secret1");
@@ -1389,6 +1383,19 @@ class FanoutServiceTest
         early.login("sub1", "secret1");
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
         return early;
+    }
+
+    /**
+     * @return a subscriber logged in to a snapshot session of the book holding order 1 (100 AAPL bought at $150.00 at
+     * T + 1), published first: its opening and the order read.
+     */
+    private Subscriber loggedInAfterOrder1() throws IOException
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        return subscriber;
     }
 
     /** @return a blocking subscriber whose socket has this SO_RCVBUF, set before connecting. */
